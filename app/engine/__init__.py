@@ -1,0 +1,1 @@
+"""The game-agnostic core: pure Python, no I/O, no web or database imports."""
