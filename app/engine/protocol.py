@@ -186,6 +186,8 @@ class Game:
     format_position: Callable[[State], str]
     parse_position: Callable[[str], State]
     invariants: Callable[[State], None]
+    ui_text: Mapping[Locale, Mapping[str, str]] = field(default_factory=dict)
+    """The board's own UI strings per locale (``t("key")`` in the board template)."""
 
     @property
     def slug(self) -> str:
