@@ -1,0 +1,23 @@
+# A slim image that migrates, then serves with several uvicorn workers as a non-root user.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
+
+WORKDIR /srv/drachenhort
+RUN useradd --create-home --uid 10001 drachenhort
+
+COPY pyproject.toml README.md alembic.ini ./
+COPY app ./app
+COPY migrations ./migrations
+COPY templates ./templates
+COPY static ./static
+RUN pip install . && mkdir -p var && chown drachenhort var
+
+USER drachenhort
+EXPOSE 8000
+# `serve` runs the Alembic migrations first; concurrent replicas are safe (Alembic takes a lock
+# on PostgreSQL through its version table transaction).
+CMD ["drachenhort", "serve", "--host", "0.0.0.0", "--port", "8000", "--workers", "2"]
