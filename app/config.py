@@ -1,0 +1,105 @@
+"""Settings: one typed place, read from the environment (prefix ``DRACHENHORT_``) or ``.env``.
+
+Nothing is read at import time: call ``get_settings()``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from functools import lru_cache
+from pathlib import Path
+
+from pydantic import AliasChoices, Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/drachenhort.db"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="DRACHENHORT_", env_file=".env", extra="ignore")
+
+    database_url: str = Field(
+        default=DEFAULT_DATABASE_URL,
+        validation_alias=AliasChoices("DRACHENHORT_DATABASE_URL", "DATABASE_URL", "database_url"),
+    )
+    secret_key: str = ""
+    """Signs cookies and tokens; when unset, generated once and kept in ``<data_dir>/secret_key``."""
+    data_dir: Path = Path("./var")
+    base_url: str = "http://127.0.0.1:8000"
+    smtp_host: str | None = None
+    smtp_port: int = 587
+    smtp_user: str | None = None
+    smtp_password: str | None = None
+    smtp_from: str | None = None
+    smtp_starttls: bool = True
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalise_database_url(cls, value: str) -> str:
+        return normalise_database_url(value)
+
+    @field_validator("base_url")
+    @classmethod
+    def _strip_slash(cls, value: str) -> str:
+        return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _ensure_secret_key(self) -> Settings:
+        if not self.secret_key:
+            self.secret_key = _stored_secret_key(self.data_dir / "secret_key")
+        elif len(self.secret_key) < 16:
+            raise ValueError("DRACHENHORT_SECRET_KEY is too short: use at least 16 characters")
+        return self
+
+    @property
+    def is_postgres(self) -> bool:
+        return is_postgres_url(self.database_url)
+
+    @property
+    def smtp_enabled(self) -> bool:
+        return bool(self.smtp_host and self.smtp_from)
+
+
+def normalise_database_url(url: str) -> str:
+    """Accept the plain spellings people paste and pick our async drivers.
+
+    ``postgres://`` and ``postgresql://`` become ``postgresql+asyncpg://``; ``sqlite://``
+    becomes ``sqlite+aiosqlite://``.
+    """
+    url = url.strip()
+    for plain in ("postgres://", "postgresql://", "postgresql+psycopg://", "postgresql+psycopg2://"):
+        if url.startswith(plain):
+            return "postgresql+asyncpg://" + url[len(plain) :]
+    if url.startswith("sqlite://"):
+        return "sqlite+aiosqlite://" + url[len("sqlite://") :]
+    if url.startswith(("postgresql+asyncpg://", "sqlite+aiosqlite://")):
+        return url
+    raise ValueError(f"unsupported database URL {url.split('://')[0]!r}: use postgresql:// or sqlite://")
+
+
+def is_postgres_url(url: str) -> bool:
+    return url.startswith("postgresql")
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process's settings, read once on first use."""
+    return Settings()
+
+
+def _stored_secret_key(path: Path) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = secrets.token_urlsafe(48)
+    try:
+        # O_EXCL: when several workers start at once, exactly one writes the key; owner-only
+        # permissions because the key signs every session cookie.
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        stored = path.read_text().strip()
+        if stored:
+            return stored
+        raise ValueError(f"{path} is empty: delete it or set DRACHENHORT_SECRET_KEY") from None
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+    return key

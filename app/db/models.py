@@ -1,0 +1,18 @@
+"""Every model in one import, for Alembic and the services."""
+
+from app.db.accounts import LoginAttempt, User, UserSession
+from app.db.base import Base
+from app.db.matches import LoggedMove, Match, MatchSeat, MatchStatus, Message, MoveRequest
+
+__all__ = [
+    "Base",
+    "LoggedMove",
+    "LoginAttempt",
+    "Match",
+    "MatchSeat",
+    "MatchStatus",
+    "Message",
+    "MoveRequest",
+    "User",
+    "UserSession",
+]

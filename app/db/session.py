@@ -1,0 +1,41 @@
+"""Engine and session factories for PostgreSQL (asyncpg) and SQLite (aiosqlite)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+from app.config import is_postgres_url, normalise_database_url
+
+SQLITE_BUSY_TIMEOUT_MS = 15_000
+
+
+def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
+    """An async engine; SQLite gets WAL, foreign keys and a busy timeout on every connection."""
+    url = normalise_database_url(url)
+    if is_postgres_url(url):
+        return create_async_engine(url, pool_pre_ping=True, **kwargs)
+    database = make_url(url).database
+    if database and database != ":memory:":
+        Path(database).parent.mkdir(parents=True, exist_ok=True)
+    engine = create_async_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, **kwargs)
+    event.listen(engine.sync_engine, "connect", _configure_sqlite)
+    return engine
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    """Sessions that keep loaded values after commit (services build their answers from them)."""
+    return async_sessionmaker(engine, expire_on_commit=False)
+
+
+def _configure_sqlite(dbapi_connection: Any, connection_record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()

@@ -1,0 +1,187 @@
+"""Registration, login with a per-name rate limit, server-side sessions, user preferences."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import LoginAttempt, User, UserSession
+from app.db.types import utcnow
+from app.services._db import use_case
+from app.services.errors import BadCredentials, InvalidInput, NameTaken, NotFound, RateLimited
+from app.services.schemas import UserOut
+
+LOCALES = ("en", "de")
+NAME_MIN, NAME_MAX = 2, 24
+PASSWORD_MIN, PASSWORD_MAX = 8, 200
+SESSION_LIFETIME = timedelta(days=30)
+SEEN_RESOLUTION = timedelta(minutes=5)
+"""``last_seen_at`` is written at most this often, so reading pages does not write every time."""
+MAX_FAILED_LOGINS = 5
+FAILED_LOGIN_WINDOW = timedelta(minutes=15)
+
+# argon2id with the library's defaults (RFC 9106 low-memory profile).
+_hasher = PasswordHasher()
+# Verified against when the name is unknown, so both failures take the same time.
+_DUMMY_HASH = _hasher.hash("drachenhort-no-such-user")
+
+
+@use_case
+async def register(db: AsyncSession, *, name: str, password: str, locale: str) -> UserOut:
+    """Create an account; the very first account is an administrator."""
+    name = _check_name(name)
+    _check_password(password, name)
+    locale = _check_locale(locale)
+    key = name.casefold()
+    if await db.scalar(select(User.id).where(User.name_key == key)) is not None:
+        raise NameTaken(f"the name {name!r} is already taken")
+    is_first = await db.scalar(select(func.count()).select_from(User)) == 0
+    user = User(
+        name=name,
+        name_key=key,
+        password_hash=_hasher.hash(password),
+        locale=locale,
+        is_admin=is_first,
+        created_at=utcnow(),
+    )
+    db.add(user)
+    try:
+        await db.commit()
+    except IntegrityError:
+        await db.rollback()
+        raise NameTaken(f"the name {name!r} is already taken") from None
+    return _user_out(user)
+
+
+@use_case
+async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut, str]:
+    """Check the password and open a session; returns the user and the session token."""
+    key = name.strip().casefold()[:40]
+    now = utcnow()
+    failures = await db.scalar(
+        select(func.count())
+        .select_from(LoginAttempt)
+        .where(LoginAttempt.name_key == key, LoginAttempt.created_at > now - FAILED_LOGIN_WINDOW)
+    )
+    if (failures or 0) >= MAX_FAILED_LOGINS:
+        minutes = int(FAILED_LOGIN_WINDOW.total_seconds() // 60)
+        raise RateLimited(f"too many failed logins for this name: wait {minutes} minutes and try again")
+    user = await db.scalar(select(User).where(User.name_key == key))
+    verified = _verify(user.password_hash if user else _DUMMY_HASH, password)
+    if user is None or not verified:
+        db.add(LoginAttempt(name_key=key, created_at=now))
+        await db.commit()
+        raise BadCredentials("wrong name or password")
+    if _hasher.check_needs_rehash(user.password_hash):
+        user.password_hash = _hasher.hash(password)
+    await db.execute(delete(LoginAttempt).where(LoginAttempt.name_key == key))
+    token = secrets.token_urlsafe(32)
+    db.add(
+        UserSession(
+            token_hash=_token_hash(token),
+            user_id=user.id,
+            created_at=now,
+            last_seen_at=now,
+            expires_at=now + SESSION_LIFETIME,
+        )
+    )
+    await db.commit()
+    return _user_out(user), token
+
+
+@use_case
+async def user_for_token(db: AsyncSession, *, token: str) -> UserOut | None:
+    """The user a session token belongs to, or None (unknown, expired or logged out)."""
+    if not token or len(token) > 200:
+        return None
+    row = (
+        await db.execute(
+            select(UserSession, User)
+            .join(User, User.id == UserSession.user_id)
+            .where(UserSession.token_hash == _token_hash(token))
+        )
+    ).first()
+    if row is None:
+        return None
+    session, user = row.tuple()
+    now = utcnow()
+    if session.expires_at <= now:
+        await db.delete(session)
+        await db.commit()
+        return None
+    if now - session.last_seen_at >= SEEN_RESOLUTION:
+        session.last_seen_at = now
+        session.expires_at = now + SESSION_LIFETIME
+        await db.commit()
+    return _user_out(user)
+
+
+@use_case
+async def log_out(db: AsyncSession, *, token: str) -> None:
+    """End the session (a no-op for an unknown token)."""
+    await db.execute(delete(UserSession).where(UserSession.token_hash == _token_hash(token)))
+    await db.commit()
+
+
+@use_case
+async def set_locale(db: AsyncSession, *, user_id: int, locale: str) -> UserOut:
+    user = await db.get(User, user_id)
+    if user is None:
+        raise NotFound("no such user")
+    user.locale = _check_locale(locale)
+    await db.commit()
+    return _user_out(user)
+
+
+@use_case
+async def get_user(db: AsyncSession, *, user_id: int) -> UserOut:
+    user = await db.get(User, user_id)
+    if user is None:
+        raise NotFound("no such user")
+    return _user_out(user)
+
+
+def _user_out(user: User) -> UserOut:
+    return UserOut(id=user.id, name=user.name, locale=user.locale, is_admin=user.is_admin)
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _verify(password_hash: str, password: str) -> bool:
+    try:
+        return _hasher.verify(password_hash, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def _check_name(name: str) -> str:
+    name = name.strip()
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise InvalidInput(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+    if not all(c.isalnum() or c in "_-." for c in name):
+        raise InvalidInput("a name may use letters, digits, '_', '-' and '.' only")
+    return name
+
+
+def _check_password(password: str, name: str) -> None:
+    if len(password) < PASSWORD_MIN:
+        raise InvalidInput(f"the password is too short: use at least {PASSWORD_MIN} characters")
+    if len(password) > PASSWORD_MAX:
+        raise InvalidInput(f"the password is too long: use at most {PASSWORD_MAX} characters")
+    if password.casefold() == name.casefold():
+        raise InvalidInput("the password must not be the name")
+
+
+def _check_locale(locale: str) -> str:
+    if locale not in LOCALES:
+        raise InvalidInput(f"the language must be one of {', '.join(LOCALES)}")
+    return locale

@@ -1,0 +1,130 @@
+"""What leaves the services: frozen pydantic models, a whitelist of fields.
+
+Nothing else crosses to the web layer: no rows, no game states, never the seed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+MatchStatusName = Literal["open", "active", "finished", "aborted", "cancelled"]
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UserOut(_Out):
+    id: int
+    name: str
+    locale: str
+    is_admin: bool
+
+
+class OptionOut(_Out):
+    key: str
+    label: str
+    """In the requested locale (English by default); ``labels`` has every locale."""
+    labels: dict[str, str]
+    choices: list[Any]
+    default: Any
+
+
+class GameOut(_Out):
+    slug: str
+    title: str
+    titles: dict[str, str]
+    min_players: int
+    max_players: int
+    options: list[OptionOut]
+
+
+class SeatOut(_Out):
+    seat: int
+    user_id: int | None
+    name: str | None
+    """None for an open seat; a reserved seat names the invited user (``reserved``)."""
+    score: float | None = None
+    rank: int | None = None
+    reserved: bool = False
+
+
+class MatchSummary(_Out):
+    id: int
+    game: str
+    game_title: str
+    status: MatchStatusName
+    players: int
+    seats: list[SeatOut]
+    created_by: int
+    your_turn: bool
+    waiting_since: datetime | None
+    invite_token: str | None
+    """Only for members of the match (seated or invited); None for everybody else."""
+    options: dict[str, Any]
+    fixed_order: bool
+    created_at: datetime
+    updated_at: datetime
+
+
+class LogEntry(_Out):
+    seq: int
+    seat: int | None
+    text: str
+    pieces: list[str]
+    pending: bool
+    kind: str = ""
+
+
+class OutcomeOut(_Out):
+    scores: list[float]
+    ranks: list[int]
+
+
+class MatchView(_Out):
+    id: int
+    game: str
+    status: MatchStatusName
+    version: int
+    options: dict[str, Any]
+    seats: list[SeatOut]
+    viewer_seat: int | None
+    to_act: list[int]
+    view: dict[str, Any]
+    legal: list[str]
+    can_undo: bool
+    can_confirm: bool
+    log: list[LogEntry]
+    outcome: OutcomeOut | None
+    created_by: int
+    waiting_since: datetime | None
+
+
+class MoveResult(_Out):
+    version: int
+    committed: bool
+    match: MatchView
+
+
+class ReplayView(_Out):
+    match_id: int
+    game: str
+    step: int
+    steps: int
+    view: dict[str, Any]
+    log: list[LogEntry]
+    seat: int | None
+    """The seat that took the decision leading to this step (None at the setup)."""
+    move: str | None
+    viewer_seat: int | None
+
+
+class MessageOut(_Out):
+    id: int
+    user_id: int
+    name: str
+    text: str
+    created_at: datetime

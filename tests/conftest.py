@@ -1,0 +1,78 @@
+"""Shared fixtures: one fresh migrated database per test run, engines, sessions, the toy game.
+
+PostgreSQL when ``TEST_DATABASE_URL`` is set (a uniquely named database, dropped at the end),
+SQLite in a temp file otherwise.
+
+- ``database_url``: the migrated database's URL (session scope)
+- ``engine``: an ``AsyncEngine`` on it, disposed after the test
+- ``sessionmaker``: an ``async_sessionmaker`` on that engine (for tests that need two sessions)
+- ``db``: one ``AsyncSession``
+- ``make_user``: registers a user with a unique name and returns its ``UserOut``
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from app.db.session import make_engine, make_sessionmaker
+from app.engine.registry import register, unregister
+from tests.support.db import fresh_database, uses_postgres
+from tests.support.toygame import TOY
+
+TEST_PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def toy_game() -> Iterator[None]:
+    """The toy game (hidden hands, draw on confirm) is registered for every test."""
+    register(TOY)
+    yield
+    unregister(TOY.slug)
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with fresh_database(tmp_path_factory.mktemp("db")) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def is_postgres() -> bool:
+    return uses_postgres()
+
+
+@pytest.fixture
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = make_engine(database_url)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return make_sessionmaker(engine)
+
+
+@pytest.fixture
+async def db(sessionmaker: async_sessionmaker[AsyncSession]) -> AsyncIterator[AsyncSession]:
+    async with sessionmaker() as session:
+        yield session
+
+
+def unique_name(prefix: str = "u") -> str:
+    """A user name no other test has taken (the database lives for the whole run)."""
+    return f"{prefix}{secrets.token_hex(4)}"
+
+
+@pytest.fixture
+def make_user(db: AsyncSession) -> Callable[..., Awaitable[object]]:
+    from app.services import accounts
+
+    async def make(name: str | None = None, locale: str = "en") -> object:
+        return await accounts.register(db, name=name or unique_name(), password=TEST_PASSWORD, locale=locale)
+
+    return make

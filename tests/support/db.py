@@ -1,0 +1,65 @@
+"""Fresh, migrated test databases on PostgreSQL (``TEST_DATABASE_URL``) or SQLite (default).
+
+Every database is built by the Alembic migrations, never by ``metadata.create_all``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import asyncpg
+from sqlalchemy.engine import make_url
+
+from app.config import is_postgres_url, normalise_database_url
+from app.db.migrate import upgrade_to_head
+
+
+def server_url() -> str | None:
+    """The PostgreSQL server to test against, or None for SQLite."""
+    url = os.environ.get("TEST_DATABASE_URL", "").strip()
+    return normalise_database_url(url) if url else None
+
+
+def uses_postgres() -> bool:
+    return server_url() is not None
+
+
+@contextmanager
+def fresh_database(directory: Path, *, migrate: bool = True) -> Iterator[str]:
+    """A new empty database (migrated to head unless ``migrate`` is False), dropped afterwards."""
+    server = server_url()
+    if server is None:
+        path = directory / f"drachenhort-{secrets.token_hex(4)}.db"
+        url = f"sqlite+aiosqlite:///{path}"
+        if migrate:
+            upgrade_to_head(url)
+        yield url
+        return
+    name = f"drachenhort_test_{secrets.token_hex(6)}"
+    asyncio.run(_admin(server, f'CREATE DATABASE "{name}"'))
+    url = make_url(server).set(database=name).render_as_string(hide_password=False)
+    try:
+        if migrate:
+            upgrade_to_head(url)
+        yield url
+    finally:
+        asyncio.run(_admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def asyncpg_dsn(url: str) -> str:
+    """The plain libpq URL asyncpg wants for a SQLAlchemy ``postgresql+asyncpg://`` URL."""
+    assert is_postgres_url(url)
+    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+async def _admin(server: str, statement: str) -> None:
+    connection = await asyncpg.connect(asyncpg_dsn(server))
+    try:
+        await connection.execute(statement)
+    finally:
+        await connection.close()
