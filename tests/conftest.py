@@ -20,6 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.session import make_engine, make_sessionmaker
 from app.engine.registry import register, unregister
+from app.services import accounts
+from app.services.schemas import UserOut
 from tests.support.db import fresh_database, uses_postgres
 from tests.support.toygame import TOY
 
@@ -68,11 +70,12 @@ def unique_name(prefix: str = "u") -> str:
     return f"{prefix}{secrets.token_hex(4)}"
 
 
-@pytest.fixture
-def make_user(db: AsyncSession) -> Callable[..., Awaitable[object]]:
-    from app.services import accounts
+MakeUser = Callable[..., Awaitable[UserOut]]
 
-    async def make(name: str | None = None, locale: str = "en") -> object:
+
+@pytest.fixture
+def make_user(db: AsyncSession) -> MakeUser:
+    async def make(name: str | None = None, locale: str = "en") -> UserOut:
         return await accounts.register(db, name=name or unique_name(), password=TEST_PASSWORD, locale=locale)
 
     return make

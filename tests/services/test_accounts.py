@@ -1,0 +1,133 @@
+"""Accounts: register, log in and out, sessions, the login rate limit."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import User, UserSession
+from app.db.types import utcnow
+from app.services import accounts
+from app.services.errors import BadCredentials, InvalidInput, NameTaken, RateLimited
+from tests.conftest import TEST_PASSWORD, unique_name
+
+
+async def test_register_then_log_in_and_out(db: AsyncSession) -> None:
+    name = unique_name("Ada")
+    user = await accounts.register(db, name=name, password=TEST_PASSWORD, locale="de")
+    assert user.name == name and user.locale == "de"
+
+    same, token = await accounts.log_in(db, name=name.upper(), password=TEST_PASSWORD)
+    assert same == user
+    assert await accounts.user_for_token(db, token=token) == user
+
+    await accounts.log_out(db, token=token)
+    assert await accounts.user_for_token(db, token=token) is None
+
+
+async def test_password_is_argon2id_and_token_only_hashed(db: AsyncSession) -> None:
+    name = unique_name()
+    user = await accounts.register(db, name=name, password=TEST_PASSWORD, locale="en")
+    _, token = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
+    stored = await db.scalar(select(User.password_hash).where(User.id == user.id))
+    assert stored is not None and stored.startswith("$argon2id$")
+    hashes = (await db.scalars(select(UserSession.token_hash).where(UserSession.user_id == user.id))).all()
+    assert hashes == [hashlib.sha256(token.encode()).hexdigest()]
+    assert token not in hashes
+
+
+async def test_first_user_is_administrator(db: AsyncSession) -> None:
+    first = await db.scalar(select(User).order_by(User.id).limit(1))
+    if first is None:
+        first_out = await accounts.register(db, name=unique_name(), password=TEST_PASSWORD, locale="en")
+        assert first_out.is_admin
+    else:
+        assert first.is_admin
+    later = await accounts.register(db, name=unique_name(), password=TEST_PASSWORD, locale="en")
+    assert not later.is_admin
+    admins = await db.scalar(select(func.count()).select_from(User).where(User.is_admin))
+    assert admins == 1
+
+
+async def test_taken_name_case_insensitive(db: AsyncSession) -> None:
+    name = unique_name("Bob")
+    await accounts.register(db, name=name, password=TEST_PASSWORD, locale="en")
+    with pytest.raises(NameTaken, match="already taken"):
+        await accounts.register(db, name=name.upper(), password=TEST_PASSWORD, locale="en")
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "reason"),
+    [
+        ("x", TEST_PASSWORD, "2 to 24 characters"),
+        ("bad name!", TEST_PASSWORD, "letters, digits"),
+        ("okname", "short", "too short"),
+        ("okname", "y" * 201, "too long"),
+        ("samesame", "SameSame", "must not be the name"),
+    ],
+)
+async def test_register_refuses_bad_input(db: AsyncSession, name: str, password: str, reason: str) -> None:
+    with pytest.raises(InvalidInput, match=reason):
+        await accounts.register(db, name=name, password=password, locale="en")
+
+
+async def test_register_refuses_unknown_locale(db: AsyncSession) -> None:
+    with pytest.raises(InvalidInput, match="language"):
+        await accounts.register(db, name=unique_name(), password=TEST_PASSWORD, locale="fr")
+
+
+async def test_bad_password_and_unknown_name(db: AsyncSession) -> None:
+    name = unique_name()
+    await accounts.register(db, name=name, password=TEST_PASSWORD, locale="en")
+    with pytest.raises(BadCredentials, match="wrong name or password"):
+        await accounts.log_in(db, name=name, password="not the password")
+    with pytest.raises(BadCredentials, match="wrong name or password"):
+        await accounts.log_in(db, name=unique_name("ghost"), password=TEST_PASSWORD)
+
+
+async def test_failed_logins_are_rate_limited_per_name(db: AsyncSession) -> None:
+    name, other = unique_name(), unique_name()
+    for n in (name, other):
+        await accounts.register(db, name=n, password=TEST_PASSWORD, locale="en")
+    for _ in range(accounts.MAX_FAILED_LOGINS):
+        with pytest.raises(BadCredentials):
+            await accounts.log_in(db, name=name, password="wrong password")
+    # Now even the right password is refused until the window passes ...
+    with pytest.raises(RateLimited, match="too many failed logins"):
+        await accounts.log_in(db, name=name, password=TEST_PASSWORD)
+    # ... but only for that name.
+    user, _ = await accounts.log_in(db, name=other, password=TEST_PASSWORD)
+    assert user.name == other
+
+
+async def test_rate_limit_is_shared_between_sessions(sessionmaker: async_sessionmaker[AsyncSession]) -> None:
+    """The count lives in the database, so another worker (another session) sees it."""
+    name = unique_name()
+    async with sessionmaker() as first:
+        await accounts.register(first, name=name, password=TEST_PASSWORD, locale="en")
+        for _ in range(accounts.MAX_FAILED_LOGINS):
+            with pytest.raises(BadCredentials):
+                await accounts.log_in(first, name=name, password="wrong password")
+    async with sessionmaker() as second:
+        with pytest.raises(RateLimited):
+            await accounts.log_in(second, name=name, password=TEST_PASSWORD)
+
+
+async def test_expired_session_is_refused(db: AsyncSession) -> None:
+    name = unique_name()
+    user = await accounts.register(db, name=name, password=TEST_PASSWORD, locale="en")
+    _, token = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
+    await db.execute(update(UserSession).where(UserSession.user_id == user.id).values(expires_at=utcnow()))
+    await db.commit()
+    assert await accounts.user_for_token(db, token=token) is None
+    assert await accounts.user_for_token(db, token="") is None
+
+
+async def test_set_locale(db: AsyncSession) -> None:
+    user = await accounts.register(db, name=unique_name(), password=TEST_PASSWORD, locale="en")
+    assert (await accounts.set_locale(db, user_id=user.id, locale="de")).locale == "de"
+    with pytest.raises(InvalidInput):
+        await accounts.set_locale(db, user_id=user.id, locale="xx")
