@@ -110,7 +110,7 @@ async def user_for_token(db: AsyncSession, *, token: str) -> UserOut | None:
     ).first()
     if row is None:
         return None
-    session, user = row.tuple()
+    session, user = row[0], row[1]
     now = utcnow()
     if session.expires_at <= now:
         await db.delete(session)
