@@ -1,0 +1,437 @@
+"""The rules of Draco (spec §3-§5): setup, legal moves, applying a decision, the end.
+
+Each decision is one move: ``play:<dragon>:<value>``, ``mount:keep`` / ``mount:take``,
+``discard:<dragon>:<value>`` and ``confirm`` (which draws). ``legal_moves`` is the single truth:
+``apply`` accepts exactly those moves and names the reason for anything else.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+
+from app.engine.protocol import CONFIRM, Event, IllegalMove, Move, Options, Outcome, Seat
+from app.engine.rng import Rng
+from app.games.draco.board import (
+    ALL_CARDS,
+    DRAGON_BY_ID,
+    DRAGONS,
+    GAME_END_SUMMIT_DRAGONS,
+    HAND_SIZE,
+    SMALL_SCORING_LIMIT,
+    Card,
+    Kind,
+    last_index,
+)
+from app.games.draco.state import DracoState, Phase, Play, ScoringKind
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 5
+
+KEEP = Move("mount", ("keep",))
+TAKE = Move("mount", ("take",))
+PLAY_MOVES: dict[Card, Move] = {c: Move("play", (c.dragon.value, str(c.value))) for c in set(ALL_CARDS)}
+DISCARD_MOVES: dict[Card, Move] = {c: Move("discard", (c.dragon.value, str(c.value))) for c in set(ALL_CARDS)}
+_FULL_DECK = dict(Counter(ALL_CARDS))
+
+
+def setup(players: int, options: Options, rng: Rng) -> DracoState:
+    """Spec §3: shuffle all 110 cards, riding cards of distinct colours from the top, six each."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise IllegalMove(f"Draco is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
+    deck = list(rng.shuffled(ALL_CARDS))
+    piles: list[tuple[Card, ...]] = []
+    taken: set[int] = set()
+    for _seat in range(players):
+        pick = next(i for i, card in enumerate(deck) if card.dragon_index not in taken)
+        card = deck.pop(pick)
+        taken.add(card.dragon_index)
+        piles.append((card,))
+    hands = tuple(tuple(sorted(deck[HAND_SIZE * s : HAND_SIZE * (s + 1)])) for s in range(players))
+    return DracoState(
+        players=players,
+        positions=(0,) * len(DRAGONS),
+        hands=hands,
+        piles=tuple(piles),
+        deck=tuple(deck[HAND_SIZE * players :]),
+        scores=(0,) * players,
+        active=0,
+        phase=Phase.PLAY,
+    )
+
+
+def to_act(state: DracoState) -> frozenset[Seat]:
+    return frozenset() if state.phase is Phase.OVER else frozenset({state.active})
+
+
+def legal_moves(state: DracoState, seat: Seat) -> list[Move]:
+    """Every decision ``seat`` may take now, in a fixed order (cards by dragon, then value)."""
+    if seat != state.active or state.phase is Phase.OVER:
+        return []
+    if state.phase is Phase.PLAY:
+        return [PLAY_MOVES[c] for c in sorted(set(state.hands[seat]))]
+    if state.phase is Phase.MOUNT:
+        return [KEEP, TAKE]
+    if state.phase is Phase.DISCARD:
+        summit = [c for c in sorted(set(state.hands[seat])) if state.on_summit(c.dragon_index)]
+        return [*(DISCARD_MOVES[c] for c in summit), CONFIRM]
+    return [CONFIRM]
+
+
+def apply(state: DracoState, seat: Seat, move: Move, rng: Rng) -> tuple[DracoState, list[Event]]:
+    """Apply one legal decision; raise ``IllegalMove`` naming the reason otherwise."""
+    _check(state, seat, move)
+    if move.action == "play":
+        return _play(state, seat, _card_arg(move))
+    if move.action == "mount":
+        return _mount(state, seat, take=move == TAKE)
+    if move.action == "discard":
+        return _discard(state, seat, _card_arg(move))
+    return _confirm(state, seat, rng)
+
+
+def outcome(state: DracoState) -> Outcome | None:
+    """Spec §5: highest score wins, equal scores share the victory."""
+    if state.phase is not Phase.OVER:
+        return None
+    return Outcome.from_scores(state.scores, {"winners": winners(state)})
+
+
+def winners(state: DracoState) -> list[Seat]:
+    best = max(state.scores)
+    return [s for s, score in enumerate(state.scores) if score == best]
+
+
+def target_space(state: DracoState, card: Card) -> int:
+    """Where playing ``card`` would move its dragon (movement past the last space is lost)."""
+    return min(state.positions[card.dragon_index] + card.value, last_index(state.track))
+
+
+def scoring_kind(state: DracoState, origin: int, target: int) -> ScoringKind | None:
+    """Spec §4 step 3: the moved dragon's destination decides; summit only on first arrival."""
+    track = state.track
+    kind = track[target].kind
+    if kind is Kind.BLUE:
+        return ScoringKind.SMALL
+    if kind is Kind.GREEN:
+        return ScoringKind.BIG
+    if kind is Kind.RED and track[origin].kind is not Kind.RED:
+        return ScoringKind.SUMMIT
+    return None
+
+
+def invariants(state: DracoState) -> None:
+    """Everything that must hold in every reachable state."""
+    track = state.track
+    n = state.players
+    assert MIN_PLAYERS <= n <= MAX_PLAYERS
+    assert len(state.positions) == len(DRAGONS)
+    assert all(0 <= p <= last_index(track) for p in state.positions)
+    assert len(state.hands) == len(state.piles) == len(state.scores) == n
+    cards = [*state.deck]
+    for hand in state.hands:
+        cards.extend(hand)
+        assert len(hand) <= HAND_SIZE, "a hand never holds more than six cards"
+        assert hand == tuple(sorted(hand))
+    for pile in state.piles:
+        assert pile, "every player rides a dragon"
+        cards.extend(pile)
+    if state.phase is Phase.MOUNT:
+        assert state.play is not None
+        cards.append(state.play.card)
+    # dict equality runs in C (Counter.__eq__ would loop in Python); self-play calls this a lot.
+    assert dict.__eq__(Counter(cards), _FULL_DECK), "the 110 cards are conserved"
+    tops = [pile[-1].dragon_index for pile in state.piles]
+    assert len(set(tops)) == n, "no two players ride the same dragon"
+    assert all(score >= 0 for score in state.scores), "the -2 convention keeps totals >= 0"
+    assert 0 <= state.active < n
+    for seat, hand in enumerate(state.hands):
+        if seat != state.active or state.phase is Phase.PLAY:
+            assert hand or state.phase is Phase.OVER, "nobody starts a turn without cards"
+    summit = state.summit_count()
+    assert summit <= GAME_END_SUMMIT_DRAGONS
+    if state.phase in (Phase.ENDING, Phase.OVER):
+        assert summit == GAME_END_SUMMIT_DRAGONS
+    elif summit == GAME_END_SUMMIT_DRAGONS:
+        assert state.phase is Phase.MOUNT, "the third summit arrival ends the game"
+    assert (state.play is None) == (state.phase in (Phase.PLAY, Phase.OVER))
+    if state.play is not None:
+        assert state.positions[state.play.card.dragon_index] == state.play.target
+    if state.phase is Phase.MOUNT:
+        assert state.play is not None and state.play.was_last
+        assert state.play.card.dragon_index not in tops
+
+
+# --- private helpers -------------------------------------------------------------------------
+
+
+def _check(state: DracoState, seat: Seat, move: Move) -> None:
+    if state.phase is Phase.OVER:
+        raise IllegalMove("the game is over")
+    if seat != state.active:
+        raise IllegalMove("it is not your turn")
+    action, phase = move.action, state.phase
+    if action == "play":
+        if phase is Phase.MOUNT:
+            raise IllegalMove("first choose: keep your dragon or take the moved one")
+        if phase is not Phase.PLAY:
+            raise IllegalMove("you have already played a card this turn")
+        card = _card_arg(move)
+        if card not in state.hands[seat]:
+            raise IllegalMove(f"you have no {card.dragon.value} {card.value} in your hand")
+    elif action == "mount":
+        if phase is not Phase.MOUNT or move not in (KEEP, TAKE):
+            raise IllegalMove("there is no dragon change to choose now")
+    elif action == "discard":
+        if phase is not Phase.DISCARD:
+            raise IllegalMove("summit cards can be discarded only after your card play")
+        card = _card_arg(move)
+        if card not in state.hands[seat]:
+            raise IllegalMove(f"you have no {card.dragon.value} {card.value} in your hand")
+        if not state.on_summit(card.dragon_index):
+            raise IllegalMove(f"the {card.dragon.value} dragon is not on the summit")
+    elif move == CONFIRM:
+        if phase is Phase.PLAY:
+            raise IllegalMove("you must play a card first")
+        if phase is Phase.MOUNT:
+            raise IllegalMove("first choose: keep your dragon or take the moved one")
+    else:
+        raise IllegalMove(f"'{move}' is not a Draco move")
+
+
+def _card_arg(move: Move) -> Card:
+    if len(move.args) != 2:
+        raise IllegalMove(f"'{move}' must name a dragon and a value, like '{move.action}:red:3'")
+    dragon = DRAGON_BY_ID.get(move.args[0])
+    if dragon is None:
+        raise IllegalMove(f"there is no dragon called {move.args[0]!r}")
+    text = move.args[1]
+    if text not in ("1", "2", "3", "4", "5"):
+        raise IllegalMove(f"there is no card of value {text!r}")
+    return Card.of(dragon, int(text))
+
+
+def _set(
+    items: tuple[tuple[Card, ...], ...], seat: Seat, value: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], ...]:
+    return (*items[:seat], value, *items[seat + 1 :])
+
+
+def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
+    i = hand.index(card)
+    return (*hand[:i], *hand[i + 1 :])
+
+
+def _dragon_piece(index: int) -> str:
+    return f"dragon-{DRAGONS[index].value}"
+
+
+def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[Event]]:
+    """Spec §4 steps 1-2, then scoring unless the change is the player's choice."""
+    d = card.dragon_index
+    origin = state.positions[d]
+    target = target_space(state, card)
+    was_last = state.is_last(d)
+    positions = (*state.positions[:d], target, *state.positions[d + 1 :])
+    hands = _set(state.hands, seat, _remove(state.hands[seat], card))
+    piece = _dragon_piece(d)
+    name = DRAGONS[d].value
+    events = [
+        Event(
+            "dragon_moved",
+            {
+                "seat": seat,
+                "dragon": name,
+                "value": card.value,
+                "from": origin,
+                "to": target,
+                "lost": origin + card.value - target,
+                "space_value": state.track[target].value,
+                "space_kind": state.track[target].kind.value,
+            },
+            pieces=(piece,),
+        )
+    ]
+    play = Play(card, origin, target, was_last)
+    moved = replace(state, positions=positions, hands=hands, play=play)
+    own = state.rider_index(seat)
+    rider = state.riders().get(d)
+    pile = state.piles[seat]
+    if rider is not None and rider != seat:
+        # (a) Another player rides it: nobody changes; the card goes under the own pile.
+        moved = replace(moved, piles=_set(state.piles, seat, (card, *pile)))
+        events.append(
+            Event(
+                "rider_kept",
+                {
+                    "seat": seat,
+                    "dragon": DRAGONS[own].value,
+                    "moved": name,
+                    "reason": "ridden",
+                    "rider": rider,
+                },
+                pieces=(piece,),
+            )
+        )
+    elif d == own:
+        # (b) The own dragon: stay on it, card on top.
+        moved = replace(moved, piles=_set(state.piles, seat, (*pile, card)))
+        events.append(
+            Event(
+                "rider_kept",
+                {"seat": seat, "dragon": name, "moved": name, "reason": "own", "rider": seat},
+                pieces=(piece,),
+            )
+        )
+    elif not was_last:
+        # (c) Unridden and not last: the player must switch to it.
+        moved = replace(moved, piles=_set(state.piles, seat, (*pile, card)))
+        events.append(_changed(seat, d, own, chosen=False))
+    else:
+        # (d) Unridden and last (ties included): the player chooses; scoring waits.
+        events.append(
+            Event(
+                "mount_offered",
+                {"seat": seat, "dragon": name, "own": DRAGONS[own].value},
+                pieces=(piece, _dragon_piece(own)),
+            )
+        )
+        return replace(moved, phase=Phase.MOUNT), events
+    return _score(moved, events)
+
+
+def _changed(seat: Seat, dragon: int, previous: int, *, chosen: bool) -> Event:
+    return Event(
+        "rider_changed",
+        {
+            "seat": seat,
+            "dragon": DRAGONS[dragon].value,
+            "previous": DRAGONS[previous].value,
+            "chosen": chosen,
+        },
+        pieces=(_dragon_piece(dragon), _dragon_piece(previous)),
+    )
+
+
+def _mount(state: DracoState, seat: Seat, *, take: bool) -> tuple[DracoState, list[Event]]:
+    """Spec §4 step 2 (d): take (card on top) or keep (card under the own pile)."""
+    assert state.play is not None
+    card = state.play.card
+    pile = state.piles[seat]
+    own = state.rider_index(seat)
+    if take:
+        piles = _set(state.piles, seat, (*pile, card))
+        event = _changed(seat, card.dragon_index, own, chosen=True)
+    else:
+        piles = _set(state.piles, seat, (card, *pile))
+        event = Event(
+            "rider_kept",
+            {
+                "seat": seat,
+                "dragon": DRAGONS[own].value,
+                "moved": card.dragon.value,
+                "reason": "kept",
+                "rider": seat,
+            },
+            pieces=(_dragon_piece(own), _dragon_piece(card.dragon_index)),
+        )
+    return _score(replace(state, piles=piles), [event])
+
+
+def _score(state: DracoState, events: list[Event]) -> tuple[DracoState, list[Event]]:
+    """Spec §4 step 3: each player scores the space of the dragon he rides now."""
+    play = state.play
+    assert play is not None
+    kind = scoring_kind(state, play.origin, play.target)
+    if kind is None:
+        return replace(state, phase=Phase.DISCARD), events
+    track = state.track
+    gains: list[int] = []
+    blocked: list[Seat] = []
+    scores: list[int] = []
+    for seat, score in enumerate(state.scores):
+        value = track[state.positions[state.rider_index(seat)]].value
+        gain = value if kind is not ScoringKind.SMALL or value <= SMALL_SCORING_LIMIT else 0
+        if score + gain < 0:
+            # Yucata convention: a loss applies only if the total stays non-negative.
+            gain = 0
+            blocked.append(seat)
+        gains.append(gain)
+        scores.append(score + gain)
+    final = kind is ScoringKind.SUMMIT and state.summit_count() >= GAME_END_SUMMIT_DRAGONS
+    ridden = tuple(_dragon_piece(state.rider_index(s)) for s in range(state.players))
+    trigger = _dragon_piece(play.card.dragon_index)
+    events.append(
+        Event(
+            "scoring",
+            {
+                "kind": kind.value,
+                "dragon": play.card.dragon.value,
+                "space": play.target,
+                "value": track[play.target].value,
+                "gains": gains,
+                "blocked": blocked,
+                "scores": scores,
+                "final": final,
+            },
+            pieces=(trigger, *(p for p in ridden if p != trigger)),
+        )
+    )
+    return replace(
+        state,
+        scores=tuple(scores),
+        play=replace(play, scored=True),
+        phase=Phase.ENDING if final else Phase.DISCARD,
+    ), events
+
+
+def _discard(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[Event]]:
+    """Spec §4 step 4: one summit card goes under the own pile."""
+    hands = _set(state.hands, seat, _remove(state.hands[seat], card))
+    piles = _set(state.piles, seat, (card, *state.piles[seat]))
+    event = Event(
+        "discarded",
+        {"seat": seat, "dragon": card.dragon.value, "value": card.value},
+        pieces=(_dragon_piece(card.dragon_index),),
+    )
+    return replace(state, hands=hands, piles=piles), [event]
+
+
+def _confirm(state: DracoState, seat: Seat, rng: Rng) -> tuple[DracoState, list[Event]]:
+    """Spec §4 step 5 and §5: draw (or not), pass the turn; or end the game."""
+    if state.phase is Phase.ENDING:
+        over = replace(state, phase=Phase.OVER, play=None)
+        event = Event("game_over", {"scores": list(state.scores), "winners": winners(state)})
+        return over, [event]
+    assert state.play is not None
+    hand = state.hands[seat]
+    need = 0 if state.play.scored and hand else HAND_SIZE - len(hand)
+    deck, piles = state.deck, state.piles
+    events: list[Event] = []
+    drawn: list[Card] = []
+    while len(drawn) < need:
+        if not deck:
+            # Lazily, when a card must be drawn: all piles but their top cards are reshuffled.
+            pool = [card for pile in piles for card in pile[:-1]]
+            if not pool:
+                break  # cannot happen (spec §4 step 5), but never loop forever
+            deck = rng.shuffled(pool)
+            piles = tuple((pile[-1],) for pile in piles)
+            events.append(Event("reshuffled", {"seat": seat, "count": len(deck)}))
+        take = min(need - len(drawn), len(deck))
+        drawn.extend(deck[:take])
+        deck = deck[take:]
+    events.append(Event("drew", {"seat": seat, "count": len(drawn)}))
+    if drawn:
+        cards = [[c.dragon.value, c.value] for c in sorted(drawn)]
+        events.append(Event("drew_cards", {"seat": seat, "cards": cards}, audience=seat, reveals=True))
+    nxt = replace(
+        state,
+        hands=_set(state.hands, seat, tuple(sorted((*hand, *drawn)))),
+        piles=piles,
+        deck=deck,
+        active=(seat + 1) % state.players,
+        phase=Phase.PLAY,
+        play=None,
+    )
+    return nxt, events

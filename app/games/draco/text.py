@@ -1,0 +1,269 @@
+"""Words: log lines for every event and the board's own UI strings, in English and German.
+
+German follows the terms of the German rules (Drache, Karte, Zugstapel, Ablagestapel,
+kleine/große Wertung, Gipfelfeld, abwerfen, nachziehen).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from app.engine.protocol import Event, Locale
+
+DRAGON_NAMES: dict[Locale, dict[str, str]] = {
+    "en": {
+        "blue": "Blue",
+        "brown": "Brown",
+        "black": "Black",
+        "red": "Red",
+        "yellow": "Yellow",
+        "green": "Green",
+        "gray": "Gray",
+        "lightblue": "Light blue",
+        "purple": "Purple",
+        "orange": "Orange",
+    },
+    "de": {
+        "blue": "Blau",
+        "brown": "Braun",
+        "black": "Schwarz",
+        "red": "Rot",
+        "yellow": "Gelb",
+        "green": "Grün",
+        "gray": "Grau",
+        "lightblue": "Hellblau",
+        "purple": "Lila",
+        "orange": "Orange",
+    },
+}
+
+KIND_NAMES: dict[Locale, dict[str, str]] = {
+    "en": {"start": "start", "plain": "plain", "blue": "blue", "green": "green", "red": "summit"},
+    "de": {"start": "Start", "plain": "normal", "blue": "blau", "green": "grün", "red": "Gipfel"},
+}
+
+UI_TEXT: dict[Locale, dict[str, str]] = {
+    "en": {
+        "board": "Mount Drago board",
+        "hand": "Your hand",
+        "hand_empty": "No cards in hand",
+        "play_card": "Play {card}: {dragon} to space {space} (value {value})",
+        "discard_card": "Discard {card} (its dragon is on the summit)",
+        "card": "{dragon} {value}",
+        "choose": "{moved} was in last place. Your choice:",
+        "keep": "Keep my dragon ({own})",
+        "take": "Take {moved}",
+        "discard_hint": "Summit cards may be discarded, one click each; then confirm.",
+        "confirm_hint": "Confirm ends your turn and draws your cards.",
+        "ending_hint": "The third dragon is on the summit: confirm ends the game.",
+        "space": "Space {index}: value {value}, {kind}",
+        "dragon": "{dragon} dragon on space {index} (value {value}), {rider}",
+        "free": "free",
+        "ridden_by": "ridden by {name}",
+        "deck": "Draw pile: {count}",
+        "player": "Player {n}",
+        "game_over": "Game over",
+        "rider_badge": "Rider",
+    },
+    "de": {
+        "board": "Spielplan Mount Drago",
+        "hand": "Deine Handkarten",
+        "hand_empty": "Keine Handkarten",
+        "play_card": "{card} spielen: Drache {dragon} auf Feld {space} (Wert {value})",
+        "discard_card": "{card} abwerfen (der Drache steht auf dem Gipfel)",
+        "card": "{dragon} {value}",
+        "choose": "Drache {moved} stand ganz hinten. Deine Wahl:",
+        "keep": "Meinen Drachen behalten ({own})",
+        "take": "Drache {moved} übernehmen",
+        "discard_hint": "Gipfelkarten kannst du einzeln abwerfen; danach bestätigen.",
+        "confirm_hint": "Bestätigen beendet den Zug und zieht deine Karten nach.",
+        "ending_hint": "Der dritte Drache steht auf dem Gipfel: Bestätigen beendet das Spiel.",
+        "space": "Feld {index}: Wert {value}, {kind}",
+        "dragon": "Drache {dragon} auf Feld {index} (Wert {value}), {rider}",
+        "free": "frei",
+        "ridden_by": "geritten von {name}",
+        "deck": "Zugstapel: {count}",
+        "player": "Spieler {n}",
+        "game_over": "Spielende",
+        "rider_badge": "Reiter",
+    },
+}
+
+
+def dragon_name(dragon: str, locale: Locale) -> str:
+    return _names(locale).get(dragon, dragon)
+
+
+def describe(event: Event, locale: Locale) -> str:
+    """The log line for one event."""
+    de = locale == "de"
+    d = event.data
+    handler = _DESCRIBERS.get(event.kind)
+    if handler is None:
+        return event.kind
+    return handler(d, de)
+
+
+# --- private helpers -------------------------------------------------------------------------
+
+
+def _names(locale: Locale) -> dict[str, str]:
+    return DRAGON_NAMES.get(locale, DRAGON_NAMES["en"])
+
+
+def _player(seat: Any, de: bool) -> str:
+    return f"{'Spieler' if de else 'Player'} {int(seat) + 1}"
+
+
+def _dragon(dragon: Any, de: bool) -> str:
+    return dragon_name(str(dragon), "de" if de else "en")
+
+
+def _moved(d: Mapping[str, Any], de: bool) -> str:
+    who, dragon, value = _player(d["seat"], de), _dragon(d["dragon"], de), d["value"]
+    kind = KIND_NAMES["de" if de else "en"].get(str(d.get("space_kind")), "")
+    if de:
+        line = (
+            f"{who} spielt {dragon} {value}: Drache {dragon} zieht von Feld {d['from']} "
+            f"auf Feld {d['to']} (Wert {d['space_value']}, {kind})"
+        )
+        if d["lost"]:
+            line += f"; {d['lost']} Bewegungspunkte verfallen"
+        return line + "."
+    line = (
+        f"{who} plays {dragon} {value}: the {dragon} dragon moves from space {d['from']} "
+        f"to space {d['to']} (value {d['space_value']}, {kind})"
+    )
+    if d["lost"]:
+        line += f"; {d['lost']} movement points are lost"
+    return line + "."
+
+
+def _kept(d: Mapping[str, Any], de: bool) -> str:
+    who, dragon, moved = _player(d["seat"], de), _dragon(d["dragon"], de), _dragon(d["moved"], de)
+    reason = d["reason"]
+    if reason == "ridden":
+        rider = _player(d["rider"], de)
+        if de:
+            return f"Drache {moved} wird von {rider} geritten: die Karte kommt unter den Stapel von {who}."
+        return f"The {moved} dragon is ridden by {rider}: the card goes under the pile of {who}."
+    if reason == "own":
+        if de:
+            return f"{who} bleibt auf dem eigenen Drachen {dragon}."
+        return f"{who} stays on their own dragon, {dragon}."
+    if de:
+        return f"{who} behält Drache {dragon}; die Karte kommt unter den eigenen Stapel."
+    return f"{who} keeps the {dragon} dragon; the card goes under their pile."
+
+
+def _changed(d: Mapping[str, Any], de: bool) -> str:
+    who, dragon, previous = _player(d["seat"], de), _dragon(d["dragon"], de), _dragon(d["previous"], de)
+    if d["chosen"]:
+        if de:
+            return f"{who} übernimmt den hintersten Drachen {dragon} und verlässt Drache {previous}."
+        return f"{who} takes the last-place dragon {dragon} and leaves {previous}."
+    if de:
+        return f"{who} reitet jetzt Drache {dragon} und verlässt Drache {previous}."
+    return f"{who} now rides the {dragon} dragon and leaves {previous}."
+
+
+def _offered(d: Mapping[str, Any], de: bool) -> str:
+    who, dragon, own = _player(d["seat"], de), _dragon(d["dragon"], de), _dragon(d["own"], de)
+    if de:
+        return (
+            f"Drache {dragon} stand ganz hinten: {who} darf Drache {own} behalten oder {dragon} übernehmen."
+        )
+    return f"The {dragon} dragon was in last place: {who} may keep {own} or take {dragon}."
+
+
+def _gains(d: Mapping[str, Any], de: bool) -> str:
+    gains: Sequence[int] = d["gains"]
+    return ", ".join(f"{_player(seat, de)} {gain:+d}" for seat, gain in enumerate(gains))
+
+
+def _scoring(d: Mapping[str, Any], de: bool) -> str:
+    dragon, space, value, kind = _dragon(d["dragon"], de), d["space"], d["value"], d["kind"]
+    if de:
+        head = {
+            "small": f"Kleine Wertung (Drache {dragon} auf blauem Feld {space}, Wert {value})",
+            "big": f"Große Wertung (Drache {dragon} auf grünem Feld {space}, Wert {value})",
+            "summit": f"Große Wertung: Drache {dragon} erreicht den Gipfel (Feld {space}, Wert {value})",
+        }[kind]
+    else:
+        head = {
+            "small": f"Small scoring ({dragon} on blue space {space}, value {value})",
+            "big": f"Big scoring ({dragon} on green space {space}, value {value})",
+            "summit": f"Big scoring: {dragon} reaches the summit (space {space}, value {value})",
+        }[kind]
+    line = f"{head}: {_gains(d, de)}."
+    if d["blocked"]:
+        who = ", ".join(_player(s, de) for s in d["blocked"])
+        if de:
+            line += f" Der Verlust von 2 Punkten entfällt für {who} (Summe bliebe nicht ≥ 0)."
+        else:
+            line += f" The loss of 2 is not applied for {who} (the total would drop below 0)."
+    if d["final"]:
+        line += (
+            " Der dritte Drache steht auf dem Gipfel: das Spiel endet."
+            if de
+            else " The third dragon is on the summit: the game ends."
+        )
+    return line
+
+
+def _discarded(d: Mapping[str, Any], de: bool) -> str:
+    who, dragon = _player(d["seat"], de), _dragon(d["dragon"], de)
+    if de:
+        return f"{who} wirft {dragon} {d['value']} ab (Drache auf dem Gipfel)."
+    return f"{who} discards {dragon} {d['value']} (the dragon is on the summit)."
+
+
+def _reshuffled(d: Mapping[str, Any], de: bool) -> str:
+    if de:
+        return (
+            f"Der Zugstapel ist leer: {d['count']} Karten der Ablagestapel werden gemischt; "
+            "die obersten Drachenkarten bleiben liegen."
+        )
+    return f"The draw pile is empty: {d['count']} cards from the piles are shuffled; the top cards stay."
+
+
+def _drew(d: Mapping[str, Any], de: bool) -> str:
+    who, count = _player(d["seat"], de), int(d["count"])
+    if de:
+        if count == 0:
+            return f"{who} zieht keine Karten nach."
+        return f"{who} zieht {count} {'Karte' if count == 1 else 'Karten'} nach."
+    if count == 0:
+        return f"{who} draws no cards."
+    return f"{who} draws {count} {'card' if count == 1 else 'cards'}."
+
+
+def _drew_cards(d: Mapping[str, Any], de: bool) -> str:
+    cards = ", ".join(f"{_dragon(dragon, de)} {value}" for dragon, value in d["cards"])
+    return f"Du ziehst: {cards}." if de else f"You draw: {cards}."
+
+
+def _game_over(d: Mapping[str, Any], de: bool) -> str:
+    winners: Sequence[int] = d["winners"]
+    best = d["scores"][winners[0]]
+    names = ", ".join(_player(s, de) for s in winners)
+    if de:
+        shared = " (geteilter Sieg)" if len(winners) > 1 else ""
+        return f"Spielende. Sieg: {names} mit {best} Punkten{shared}."
+    shared = " (shared victory)" if len(winners) > 1 else ""
+    return f"Game over. Winner: {names} with {best} points{shared}."
+
+
+_DESCRIBERS = {
+    "dragon_moved": _moved,
+    "rider_kept": _kept,
+    "rider_changed": _changed,
+    "mount_offered": _offered,
+    "scoring": _scoring,
+    "discarded": _discarded,
+    "reshuffled": _reshuffled,
+    "drew": _drew,
+    "drew_cards": _drew_cards,
+    "game_over": _game_over,
+}
