@@ -1,0 +1,80 @@
+"""The app factory: ``uvicorn app.main:create_app --factory``.
+
+The lifespan makes the database engine, the session factory and the live-update broker and
+closes them again. Migrations are not run here (``drachenhort migrate`` / ``serve`` do).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+
+import app.games  # noqa: F401 - importing registers every game
+from app.config import Settings, get_settings
+from app.db.session import make_engine, make_sessionmaker
+from app.services.live import Broker
+from app.web import errors
+from app.web.api import router as api_router
+from app.web.pages import accounts, lobby, matches
+from app.web.security import SecurityMiddleware
+from app.web.sse import router as sse_router
+from app.web.templating import TEMPLATE_DIR
+
+STATIC_DIR = TEMPLATE_DIR.parent / "static"
+EXTRA_GAMES_ENV = "DRACHENHORT_EXTRA_GAMES"
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the application; ``settings`` default to the environment's."""
+    settings = settings or get_settings()
+    _import_extra_games(os.environ.get(EXTRA_GAMES_ENV, ""))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.database_url)
+        app.state.engine = engine
+        app.state.sessionmaker = make_sessionmaker(engine)
+        app.state.broker = await Broker.start(settings)
+        try:
+            yield
+        finally:
+            await app.state.broker.stop()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="Drachenhort",
+        summary="Turn-based board games with friends: the JSON API",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.settings = settings
+    errors.install(app)
+    app.add_middleware(SecurityMiddleware, base_url=settings.base_url)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    @app.get("/healthz", include_in_schema=False)
+    async def healthz() -> dict[str, str]:
+        """Liveness for load balancers and the test server: the process serves requests."""
+        return {"status": "ok"}
+
+    app.include_router(api_router)
+    app.include_router(sse_router)
+    app.include_router(accounts.router)
+    app.include_router(lobby.router)
+    app.include_router(matches.router)
+    return app
+
+
+def _import_extra_games(modules: str) -> None:
+    """Import the modules named in DRACHENHORT_EXTRA_GAMES (a test server offers its toy game)."""
+    for name in (m.strip() for m in modules.split(",")):
+        if name:
+            importlib.import_module(name)

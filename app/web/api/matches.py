@@ -1,0 +1,155 @@
+"""Matches over JSON: create, join, read, move, undo, confirm, replay, my matches."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from app.services import lobby
+from app.services import matches as match_service
+from app.services.errors import StaleVersion
+from app.services.schemas import MatchSummary, MatchView, MoveResult, ReplayView
+from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
+
+router = APIRouter(tags=["matches"], dependencies=[CsrfChecked])
+
+REQUEST_ID = Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
+
+
+class CreateMatchIn(BaseModel):
+    game: str = Field(max_length=40)
+    seats: int = Field(ge=1, le=10)
+    options: dict[str, Any] = Field(default_factory=dict)
+    invite: list[str] = Field(default_factory=list, max_length=9)
+    fixed_order: bool = False
+
+
+class JoinIn(BaseModel):
+    invite_token: str | None = Field(default=None, max_length=200)
+
+
+class MoveIn(BaseModel):
+    move: str = Field(min_length=1, max_length=200)
+    expected_version: int = Field(ge=0)
+    request_id: str = REQUEST_ID
+
+
+class TurnIn(BaseModel):
+    expected_version: int = Field(ge=0)
+    request_id: str = REQUEST_ID
+
+
+class StaleOut(BaseModel):
+    detail: str
+    current_version: int
+    match: MatchView
+
+
+class MyMatchesOut(BaseModel):
+    your_turn: list[MatchSummary]
+    waiting: list[MatchSummary]
+    finished: list[MatchSummary]
+
+
+STALE = {409: {"model": StaleOut, "description": "Stale version: the fresh match is included"}}
+
+
+@router.post("/matches", status_code=201)
+async def create_match(body: CreateMatchIn, db: SessionDep, user: CurrentUser) -> MatchSummary:
+    return await lobby.create_match(
+        db,
+        creator_id=user.id,
+        game=body.game,
+        seats=body.seats,
+        options=body.options,
+        invite=body.invite,
+        fixed_order=body.fixed_order,
+    )
+
+
+@router.post("/matches/{match_id}/join", status_code=204)
+async def join_match(match_id: int, body: JoinIn, db: SessionDep, user: CurrentUser) -> None:
+    await lobby.join_match(db, match_id=match_id, user_id=user.id, invite_token=body.invite_token)
+
+
+@router.get("/matches/{match_id}")
+async def get_match(match_id: int, db: SessionDep, user: OptionalUser, locale: Locale) -> MatchView:
+    return await match_service.get_match(
+        db, match_id=match_id, viewer_id=user.id if user else None, locale=locale
+    )
+
+
+@router.post("/matches/{match_id}/moves", response_model=MoveResult, responses=STALE)
+async def submit_move(
+    match_id: int, body: MoveIn, db: SessionDep, user: CurrentUser, locale: Locale
+) -> MoveResult | JSONResponse:
+    try:
+        return await match_service.submit_move(
+            db,
+            match_id=match_id,
+            user_id=user.id,
+            move=body.move,
+            expected_version=body.expected_version,
+            request_id=body.request_id,
+            locale=locale,
+        )
+    except StaleVersion as exc:
+        return await _stale(exc, db, match_id, user.id, locale)
+
+
+@router.post("/matches/{match_id}/undo", response_model=MoveResult, responses=STALE)
+async def undo(
+    match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale
+) -> MoveResult | JSONResponse:
+    try:
+        return await match_service.undo_move(
+            db,
+            match_id=match_id,
+            user_id=user.id,
+            expected_version=body.expected_version,
+            request_id=body.request_id,
+            locale=locale,
+        )
+    except StaleVersion as exc:
+        return await _stale(exc, db, match_id, user.id, locale)
+
+
+@router.post("/matches/{match_id}/confirm", response_model=MoveResult, responses=STALE)
+async def confirm(
+    match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale
+) -> MoveResult | JSONResponse:
+    try:
+        return await match_service.confirm_turn(
+            db,
+            match_id=match_id,
+            user_id=user.id,
+            expected_version=body.expected_version,
+            request_id=body.request_id,
+            locale=locale,
+        )
+    except StaleVersion as exc:
+        return await _stale(exc, db, match_id, user.id, locale)
+
+
+@router.get("/matches/{match_id}/replay/{step}")
+async def replay(match_id: int, step: int, db: SessionDep, user: OptionalUser, locale: Locale) -> ReplayView:
+    return await match_service.replay(
+        db, match_id=match_id, viewer_id=user.id if user else None, step=step, locale=locale
+    )
+
+
+@router.get("/me/matches")
+async def my_matches(
+    db: SessionDep, user: CurrentUser, order: Literal["oldest", "recent"] = "oldest"
+) -> MyMatchesOut:
+    groups = await lobby.my_matches(db, user_id=user.id, order=order)
+    return MyMatchesOut(your_turn=groups["your_turn"], waiting=groups["waiting"], finished=groups["finished"])
+
+
+async def _stale(exc: StaleVersion, db: SessionDep, match_id: int, user_id: int, locale: str) -> JSONResponse:
+    fresh = await match_service.get_match(db, match_id=match_id, viewer_id=user_id, locale=locale)
+    body = StaleOut(detail=exc.reason, current_version=fresh.version, match=fresh)
+    return JSONResponse(body.model_dump(mode="json"), status_code=409)

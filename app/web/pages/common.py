@@ -1,0 +1,61 @@
+"""What every page template gets: the user, the locale, the CSRF token."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from starlette.responses import Response
+
+from app.services.schemas import UserOut
+from app.web.deps import current_csrf_token
+from app.web.templating import TemplateResponse, render
+
+
+def page_context_without_db(request: Request, context: dict[str, Any]) -> dict[str, Any]:
+    """The shared context when no user lookup is possible (error pages)."""
+    user = getattr(request.state, "user", None)
+    locale = getattr(request.state, "locale", None) or context.get("page_locale") or "en"
+    return {
+        "request": request,
+        "user": user,
+        "page_locale": locale,
+        "csrf_token": current_csrf_token(request),
+        "path": request.url.path,
+        **context,
+    }
+
+
+def page(
+    request: Request,
+    template: str,
+    *,
+    locale: str,
+    user: UserOut | None,
+    status_code: int = 200,
+    **context: Any,
+) -> TemplateResponse:
+    """Render a full page or a partial with the shared context."""
+    full = {
+        "request": request,
+        "user": user,
+        "page_locale": locale,
+        "csrf_token": current_csrf_token(request),
+        "path": request.url.path,
+        **context,
+    }
+    return render(locale, template, full, status_code=status_code)
+
+
+def redirect(url: str, request: Request) -> Response:
+    """See-other redirect; htmx follows ``HX-Redirect`` instead of swapping the target page."""
+    if request.headers.get("hx-request") == "true":
+        return Response(status_code=204, headers={"HX-Redirect": url})
+    return Response(status_code=303, headers={"Location": url})
+
+
+def safe_next(target: str | None) -> str:
+    """Only local paths, so a login link cannot send the user to another site."""
+    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
+        return target
+    return "/"

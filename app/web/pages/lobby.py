@@ -1,0 +1,165 @@
+"""The lobby, creating and joining matches, "my matches", invite links and rules pages."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from starlette.datastructures import FormData
+from starlette.responses import Response
+
+from app.engine.registry import UnknownGame, get_game
+from app.services import lobby
+from app.services.errors import InvalidInput, NotFound
+from app.services.schemas import GameOut
+from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
+from app.web.pages.common import page, redirect
+from app.web.templating import TEMPLATE_DIR, render
+
+router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+
+
+@router.get("/")
+async def lobby_page(request: Request, db: SessionDep, user: OptionalUser, locale: Locale) -> Response:
+    games = lobby.list_games()
+    open_matches = await lobby.open_matches(db, viewer_id=user.id if user else None)
+    return page(request, "lobby/index.html", locale=locale, user=user, games=games, open_matches=open_matches)
+
+
+@router.post("/matches")
+async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> Response:
+    form = await request.form()
+    game = _one(form, "game")
+    games = {g.slug: g for g in lobby.list_games()}
+    if game not in games:
+        raise NotFound(f"there is no game called {game!r}")
+    try:
+        seats = int(_one(form, "seats"))
+    except ValueError:
+        raise InvalidInput("the number of players must be a number") from None
+    summary = await lobby.create_match(
+        db,
+        creator_id=user.id,
+        game=game,
+        seats=seats,
+        options=parse_options(games[game], form),
+        invite=parse_names(_one(form, "invite")),
+        fixed_order=_one(form, "fixed_order") in ("1", "on", "true"),
+    )
+    return redirect(f"/matches/{summary.id}", request)
+
+
+@router.post("/matches/{match_id}/join")
+async def join_match(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    match_id: int,
+    invite_token: Annotated[str | None, Form(max_length=200)] = None,
+) -> Response:
+    await lobby.join_match(db, match_id=match_id, user_id=user.id, invite_token=invite_token or None)
+    return redirect(f"/matches/{match_id}", request)
+
+
+@router.post("/matches/{match_id}/leave")
+async def leave_match(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+    await lobby.leave_match(db, match_id=match_id, user_id=user.id)
+    return redirect("/", request)
+
+
+@router.post("/matches/{match_id}/cancel")
+async def cancel_match(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+    await lobby.cancel_match(db, match_id=match_id, user_id=user.id)
+    return redirect("/", request)
+
+
+@router.get("/matches")
+async def my_matches(
+    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, order: str = "oldest"
+) -> Response:
+    order = "recent" if order == "recent" else "oldest"
+    groups = await lobby.my_matches(db, user_id=user.id, order=order)
+    return page(request, "lobby/my_matches.html", locale=locale, user=user, groups=groups, order=order)
+
+
+@router.get("/matches/next")
+async def next_match(request: Request, db: SessionDep, user: CurrentUser) -> Response:
+    """The user's next your-turn match (oldest waiting first), else "my matches"."""
+    groups = await lobby.my_matches(db, user_id=user.id, order="oldest")
+    queue = groups["your_turn"]
+    after = request.query_params.get("after")
+    chosen = next((m for m in queue if str(m.id) != after), None)
+    return redirect(f"/matches/{chosen.id}" if chosen else "/matches", request)
+
+
+@router.get("/me/badge")
+async def turn_badge(request: Request, db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
+    groups = await lobby.my_matches(db, user_id=user.id, order="oldest")
+    return render(locale, "lobby/_badge.html", {"count": len(groups["your_turn"])})
+
+
+@router.get("/invite/{token}")
+async def invite_page(
+    request: Request, db: SessionDep, user: OptionalUser, locale: Locale, token: str
+) -> Response:
+    if user is None:
+        return redirect(f"/register?next=/invite/{token}", request)
+    summary = await lobby.match_for_invite(db, invite_token=token, viewer_id=user.id)
+    return page(request, "lobby/invite.html", locale=locale, user=user, match=summary, token=token)
+
+
+@router.post("/invite/{token}")
+async def accept_invite(request: Request, db: SessionDep, user: CurrentUser, token: str) -> Response:
+    summary = await lobby.match_for_invite(db, invite_token=token, viewer_id=user.id)
+    if user.id not in {s.user_id for s in summary.seats}:
+        await lobby.join_match(db, match_id=summary.id, user_id=user.id, invite_token=token)
+    return redirect(f"/matches/{summary.id}", request)
+
+
+@router.get("/games/{slug}/rules")
+async def rules_page(request: Request, user: OptionalUser, locale: Locale, slug: str) -> Response:
+    try:
+        game = get_game(slug)
+    except UnknownGame as exc:
+        raise NotFound(str(exc)) from None
+    rules = None
+    for candidate in (locale, "en", "de"):
+        name = f"games/{slug}/rules_{candidate}.html"
+        if (TEMPLATE_DIR / name).is_file():
+            rules = name
+            break
+    return page(
+        request,
+        "lobby/rules.html",
+        locale=locale,
+        user=user,
+        title=game.info.title.get(locale, slug),
+        info=game.info,
+        rules_template=rules,
+        rules_locale=candidate if rules else None,
+    )
+
+
+def parse_options(game: GameOut, form: FormData) -> dict[str, Any]:
+    """Map each ``opt_<key>`` field back to the option choice whose text it is."""
+    chosen: dict[str, Any] = {}
+    for option in game.options:
+        raw = form.get(f"opt_{option.key}")
+        if not isinstance(raw, str):
+            continue
+        for choice in option.choices:
+            if str(choice) == raw:
+                chosen[option.key] = choice
+                break
+        else:
+            raise InvalidInput(f"option {option.key!r} cannot be {raw!r}")
+    return chosen
+
+
+def parse_names(text: str) -> list[str]:
+    return [name.strip() for name in text.replace(";", ",").split(",") if name.strip()]
+
+
+def _one(form: FormData, key: str) -> str:
+    value = form.get(key)
+    return value if isinstance(value, str) else ""

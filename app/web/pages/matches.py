@@ -1,0 +1,283 @@
+"""The match page, its htmx area, moves, undo/confirm, chat and the replay page."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Form, Request
+from starlette.responses import Response
+
+from app.engine.registry import UnknownGame, get_game
+from app.i18n import translations
+from app.services import lobby
+from app.services import matches as match_service
+from app.services.errors import StaleVersion
+from app.services.schemas import MatchView, MoveResult, ReplayView, UserOut
+from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
+from app.web.pages.common import page
+from app.web.templating import TEMPLATE_DIR
+
+router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+
+STATIC_DIR = TEMPLATE_DIR.parent / "static"
+RequestId = Annotated[str, Form(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
+Version = Annotated[int, Form(ge=0)]
+
+
+@router.get("/matches/{match_id}")
+async def match_page(
+    request: Request, db: SessionDep, settings: SettingsDep, user: OptionalUser, locale: Locale, match_id: int
+) -> Response:
+    m = await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)
+    chat = None
+    if user is not None and m.viewer_seat is not None:
+        chat = await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+    invite_url = None
+    if m.status == "open" and user is not None:
+        summary = await lobby.get_summary(db, match_id=match_id, viewer_id=user.id)
+        if summary.invite_token:
+            invite_url = f"{settings.base_url}/invite/{summary.invite_token}"
+    return page(
+        request,
+        "match/page.html",
+        locale=locale,
+        user=user,
+        game_title=_title(m.game, locale),
+        game_css=_static_if_present(m.game, "board.css"),
+        game_js=_static_if_present(m.game, "board.js"),
+        chat=chat,
+        invite_url=invite_url,
+        **area_context(m, locale),
+    )
+
+
+@router.get("/matches/{match_id}/area")
+async def match_area(
+    request: Request, db: SessionDep, user: OptionalUser, locale: Locale, match_id: int
+) -> Response:
+    m = await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)
+    return area(request, m, locale, user)
+
+
+@router.post("/matches/{match_id}/moves")
+async def post_move(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    move: Annotated[str, Form(min_length=1, max_length=200)],
+    expected_version: Version,
+    request_id: RequestId,
+) -> Response:
+    try:
+        result = await match_service.submit_move(
+            db,
+            match_id=match_id,
+            user_id=user.id,
+            move=move,
+            expected_version=expected_version,
+            request_id=request_id,
+            locale=locale,
+        )
+    except StaleVersion:
+        return await stale_area(request, db, user, locale, match_id)
+    return _result_area(request, result, locale, user)
+
+
+@router.post("/matches/{match_id}/undo")
+async def post_undo(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    expected_version: Version,
+    request_id: RequestId,
+) -> Response:
+    try:
+        result = await match_service.undo_move(
+            db,
+            match_id=match_id,
+            user_id=user.id,
+            expected_version=expected_version,
+            request_id=request_id,
+            locale=locale,
+        )
+    except StaleVersion:
+        return await stale_area(request, db, user, locale, match_id)
+    return _result_area(request, result, locale, user)
+
+
+@router.post("/matches/{match_id}/confirm")
+async def post_confirm(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    expected_version: Version,
+    request_id: RequestId,
+) -> Response:
+    try:
+        result = await match_service.confirm_turn(
+            db,
+            match_id=match_id,
+            user_id=user.id,
+            expected_version=expected_version,
+            request_id=request_id,
+            locale=locale,
+        )
+    except StaleVersion:
+        return await stale_area(request, db, user, locale, match_id)
+    return _result_area(request, result, locale, user)
+
+
+@router.get("/matches/{match_id}/chat")
+async def chat(
+    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, match_id: int
+) -> Response:
+    messages = await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+    return page(request, "match/_chat.html", locale=locale, user=user, chat=messages)
+
+
+@router.post("/matches/{match_id}/chat")
+async def post_chat(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    text: Annotated[str, Form(min_length=1, max_length=500)],
+) -> Response:
+    await match_service.post_message(db, match_id=match_id, user_id=user.id, text=text)
+    messages = await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+    if request.headers.get("hx-request") != "true":
+        return Response(status_code=303, headers={"Location": f"/matches/{match_id}"})
+    return page(request, "match/_chat.html", locale=locale, user=user, chat=messages)
+
+
+@router.get("/matches/{match_id}/replay")
+async def replay_page(
+    request: Request,
+    db: SessionDep,
+    user: OptionalUser,
+    locale: Locale,
+    match_id: int,
+    step: int | None = None,
+) -> Response:
+    if step is None:
+        # Without a step the replay opens at the end: ask for step 0 to learn how many there are.
+        first = await match_service.replay(db, match_id=match_id, viewer_id=_id(user), step=0, locale=locale)
+        step = first.steps
+    step = max(0, step)
+    rv = await match_service.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
+    # The seat names for the board and the panels (the replay view carries only the position).
+    seats = (await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)).seats
+    board = replay_board_context(rv, locale)
+    board["players"] = [{"seat": s.seat, "name": s.name or ""} for s in seats]
+    return page(
+        request,
+        "match/replay.html",
+        locale=locale,
+        user=user,
+        rv=rv,
+        game_title=_title(rv.game, locale),
+        game_css=_static_if_present(rv.game, "board.css"),
+        game_js=_static_if_present(rv.game, "board.js"),
+        seats=seats,
+        **board,
+    )
+
+
+def area(
+    request: Request,
+    m: MatchView,
+    locale: str,
+    user: UserOut | None,
+    *,
+    message: str | None = None,
+    status_code: int = 200,
+) -> Response:
+    return page(
+        request,
+        "match/_area.html",
+        locale=locale,
+        user=user,
+        status_code=status_code,
+        message=message,
+        **area_context(m, locale),
+    )
+
+
+async def stale_area(request: Request, db: SessionDep, user: UserOut, locale: str, match_id: int) -> Response:
+    """409: the client saw an old version; answer with the fresh board and say so."""
+    fresh = await match_service.get_match(db, match_id=match_id, viewer_id=user.id, locale=locale)
+    message = translations(locale).gettext("The match has moved on: here is the current position.")
+    return area(request, fresh, locale, user, message=message, status_code=409)
+
+
+def area_context(m: MatchView, locale: str) -> dict[str, Any]:
+    """The match area's context, including the board partial contract (templates/games/README.md)."""
+    return {
+        "m": m,
+        "message": None,
+        "board_template": _board_template(m.game),
+        "view": m.view,
+        "seat": m.viewer_seat,
+        "legal": m.legal,
+        "players": [{"seat": s.seat, "name": s.name or ""} for s in m.seats],
+        "replay": False,
+        "t": ui_text(m.game, locale),
+        "locale": locale,
+    }
+
+
+def replay_board_context(rv: ReplayView, locale: str) -> dict[str, Any]:
+    return {
+        "board_template": _board_template(rv.game),
+        "view": rv.view,
+        "seat": rv.viewer_seat,
+        "legal": [],
+        "players": [],
+        "replay": True,
+        "t": ui_text(rv.game, locale),
+        "locale": locale,
+    }
+
+
+def ui_text(slug: str, locale: str) -> Any:
+    try:
+        texts = get_game(slug).ui_text
+    except UnknownGame:
+        texts = {}
+
+    def t(key: str) -> str:
+        return texts.get(locale, {}).get(key) or texts.get("en", {}).get(key) or key
+
+    return t
+
+
+def _result_area(request: Request, result: MoveResult, locale: str, user: UserOut) -> Response:
+    return area(request, result.match, locale, user)
+
+
+def _board_template(slug: str) -> str | None:
+    name = f"games/{slug}/board.html"
+    return name if (TEMPLATE_DIR / name).is_file() else None
+
+
+def _static_if_present(slug: str, filename: str) -> str | None:
+    return f"/static/games/{slug}/{filename}" if (STATIC_DIR / "games" / slug / filename).is_file() else None
+
+
+def _title(slug: str, locale: str) -> str:
+    try:
+        title = get_game(slug).info.title
+    except UnknownGame:
+        return slug
+    return title.get(locale) or title.get("en") or slug
+
+
+def _id(user: UserOut | None) -> int | None:
+    return user.id if user else None

@@ -1,0 +1,80 @@
+"""Jinja2 rendering: one environment per locale, gettext installed, autoescape on."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from starlette.background import BackgroundTask
+from starlette.responses import HTMLResponse
+
+from app.i18n import LOCALES, translations
+
+TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
+
+
+class TemplateResponse(HTMLResponse):
+    """An HTML response that remembers its template and context (tests may assert them)."""
+
+    def __init__(
+        self,
+        template: str,
+        context: Mapping[str, Any],
+        content: str,
+        status_code: int = 200,
+        headers: Mapping[str, str] | None = None,
+        background: BackgroundTask | None = None,
+    ) -> None:
+        self.template = template
+        self.context = dict(context)
+        super().__init__(content, status_code, headers, background=background)
+
+
+@cache
+def environment(locale: str) -> jinja2.Environment:
+    """The template environment of one locale (made once per process)."""
+    if locale not in LOCALES:
+        raise ValueError(f"unsupported locale {locale!r}")
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATE_DIR),
+        autoescape=True,
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_translations(translations(locale), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["locale"] = locale
+    env.globals["choice_label"] = _choice_label(locale)
+    return env
+
+
+def _choice_label(locale: str) -> Any:
+    gettext = translations(locale).gettext
+
+    def label(choice: Any) -> str:
+        if choice is True:
+            return gettext("yes")
+        if choice is False:
+            return gettext("no")
+        return str(choice)
+
+    return label
+
+
+def render_string(locale: str, template: str, context: Mapping[str, Any]) -> str:
+    return environment(locale).get_template(template).render(context)
+
+
+def render(
+    locale: str,
+    template: str,
+    context: Mapping[str, Any],
+    *,
+    status_code: int = 200,
+    headers: Mapping[str, str] | None = None,
+) -> TemplateResponse:
+    content = render_string(locale, template, context)
+    return TemplateResponse(template, context, content, status_code, headers)

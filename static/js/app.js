@@ -1,0 +1,33 @@
+// Small page helpers: submit a select on change, replay keyboard navigation.
+(function () {
+  "use strict";
+
+  document.addEventListener("change", function (event) {
+    var el = event.target;
+    if (el instanceof Element && el.hasAttribute("data-autosubmit") && el.form) {
+      el.form.requestSubmit();
+    }
+  });
+
+  // Replay: arrow keys step, Home/End jump (unless typing in a field).
+  document.addEventListener("keydown", function (event) {
+    var nav = document.querySelector("[data-replay-nav]");
+    if (!nav || event.altKey || event.ctrlKey || event.metaKey) {
+      return;
+    }
+    var tag = event.target instanceof Element ? event.target.tagName : "";
+    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
+      return;
+    }
+    var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
+    var which = keys[event.key];
+    if (!which) {
+      return;
+    }
+    var link = nav.querySelector('[data-replay="' + which + '"]');
+    if (link && link.getAttribute("href")) {
+      event.preventDefault();
+      window.location.assign(link.getAttribute("href"));
+    }
+  });
+})();

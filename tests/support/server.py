@@ -1,0 +1,107 @@
+"""A real uvicorn server process for HTTP tests: ``uvicorn app.main:create_app --factory``.
+
+It runs against the test database on a free port, offers the toy game
+(``DRACHENHORT_EXTRA_GAMES``), and can be stopped and started again (a restart).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import TracebackType
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+SECRET_KEY = "test-secret-key-for-the-web-tests"
+READY_TIMEOUT = 20.0
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class Server:
+    """One uvicorn process; ``start``/``stop``/``restart``, or use it as a context manager."""
+
+    def __init__(self, database_url: str, data_dir: Path, *, port: int | None = None) -> None:
+        self.database_url = database_url
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log_path = data_dir / f"uvicorn-{self.port}.log"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        if self.process is not None:
+            raise RuntimeError("the server is already running")
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        env = {
+            **os.environ,
+            "DRACHENHORT_DATABASE_URL": self.database_url,
+            "DRACHENHORT_SECRET_KEY": SECRET_KEY,
+            "DRACHENHORT_DATA_DIR": str(self.data_dir),
+            "DRACHENHORT_BASE_URL": self.base_url,
+            "DRACHENHORT_EXTRA_GAMES": "tests.support.toygame_register",
+        }
+        env.pop("DATABASE_URL", None)
+        command = [
+            sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
+            "--host", "127.0.0.1", "--port", str(self.port),
+            "--log-level", "warning", "--timeout-graceful-shutdown", "2",
+        ]  # fmt: skip
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        self._wait_ready()
+
+    def stop(self) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+
+    def restart(self) -> None:
+        self.stop()
+        self.start()
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def _wait_ready(self) -> None:
+        deadline = time.monotonic() + READY_TIMEOUT
+        while time.monotonic() < deadline:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.log()}")
+            try:
+                if httpx.get(f"{self.base_url}/healthz", timeout=1.0).status_code == 200:
+                    return
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"the server did not become ready in {READY_TIMEOUT} s:\n{self.log()}")
+
+    def __enter__(self) -> Server:
+        self.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.stop()
