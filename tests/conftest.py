@@ -16,6 +16,7 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 
 import pytest
+from argon2 import PasswordHasher
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.session import make_engine, make_sessionmaker
@@ -34,6 +35,18 @@ def toy_game() -> Iterator[None]:
     register(TOY)
     yield
     unregister(TOY.slug)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def fast_password_hashing() -> Iterator[None]:
+    """argon2id with minimal cost: the production profile takes most of a second per hash.
+
+    Hashes made with the production profile still verify (the parameters live in the hash).
+    """
+    saved = accounts._hasher
+    accounts._hasher = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+    yield
+    accounts._hasher = saved
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import secrets
 from datetime import timedelta
@@ -30,7 +31,9 @@ FAILED_LOGIN_WINDOW = timedelta(minutes=15)
 # argon2id with the library's defaults (RFC 9106 low-memory profile).
 _hasher = PasswordHasher()
 # Verified against when the name is unknown, so both failures take the same time.
-_DUMMY_HASH = _hasher.hash("drachenhort-no-such-user")
+_DUMMY_HASH = (
+    "$argon2id$v=19$m=65536,t=3,p=4$ZHJhY2hlbmhvcnQtZHVtbXk$nIY9cahbT/ig5Ik6+fKdIDZOGr6Gu2g/k4pzDT0m9ew"
+)
 
 
 @use_case
@@ -46,7 +49,7 @@ async def register(db: AsyncSession, *, name: str, password: str, locale: str) -
     user = User(
         name=name,
         name_key=key,
-        password_hash=_hasher.hash(password),
+        password_hash=await _hash(password),
         locale=locale,
         is_admin=is_first,
         created_at=utcnow(),
@@ -74,13 +77,13 @@ async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut
         minutes = int(FAILED_LOGIN_WINDOW.total_seconds() // 60)
         raise RateLimited(f"too many failed logins for this name: wait {minutes} minutes and try again")
     user = await db.scalar(select(User).where(User.name_key == key))
-    verified = _verify(user.password_hash if user else _DUMMY_HASH, password)
+    verified = await _verify(user.password_hash if user else _DUMMY_HASH, password)
     if user is None or not verified:
         db.add(LoginAttempt(name_key=key, created_at=now))
         await db.commit()
         raise BadCredentials("wrong name or password")
     if _hasher.check_needs_rehash(user.password_hash):
-        user.password_hash = _hasher.hash(password)
+        user.password_hash = await _hash(password)
     await db.execute(delete(LoginAttempt).where(LoginAttempt.name_key == key))
     token = secrets.token_urlsafe(32)
     db.add(
@@ -156,11 +159,20 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _verify(password_hash: str, password: str) -> bool:
-    try:
-        return _hasher.verify(password_hash, password)
-    except (VerificationError, InvalidHashError):
-        return False
+async def _hash(password: str) -> str:
+    # argon2 is deliberately slow (most of a second on a small server): in a thread, so the
+    # event loop keeps serving everybody else meanwhile.
+    return await asyncio.to_thread(_hasher.hash, password)
+
+
+async def _verify(password_hash: str, password: str) -> bool:
+    def verify() -> bool:
+        try:
+            return _hasher.verify(password_hash, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    return await asyncio.to_thread(verify)
 
 
 def _check_name(name: str) -> str:

@@ -14,9 +14,11 @@ from pathlib import Path
 
 import asyncpg
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import is_postgres_url, normalise_database_url
 from app.db.migrate import upgrade_to_head
+from app.services.schemas import UserOut
 
 
 def server_url() -> str | None:
@@ -63,3 +65,25 @@ async def _admin(server: str, statement: str) -> None:
         await connection.execute(statement)
     finally:
         await connection.close()
+
+
+async def start_toy_match(db: AsyncSession, players: list[UserOut]) -> int:
+    """A running toy match with ``players`` seated in the given order (fixed order); its id."""
+    from app.services import lobby
+
+    summary = await lobby.create_match(
+        db,
+        creator_id=players[0].id,
+        game="toy",
+        seats=len(players),
+        options={},
+        invite=[p.name for p in players[1:]],
+        fixed_order=True,
+    )
+    for player in players[1:]:
+        await lobby.join_match(db, match_id=summary.id, user_id=player.id, invite_token=None)
+    return summary.id
+
+
+def new_request_id() -> str:
+    return secrets.token_hex(8)

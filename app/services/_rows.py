@@ -1,0 +1,121 @@
+"""Loading matches with their seats and players, and turning rows into output schemas."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, cast
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm.attributes import set_committed_value
+
+from app.db.models import Match, MatchSeat, User
+from app.engine.registry import UnknownGame, get_game
+from app.services.errors import NotFound
+from app.services.schemas import MatchStatusName, MatchSummary, SeatOut
+
+
+async def load_match(db: AsyncSession, match_id: int) -> Match:
+    match = await db.get(Match, match_id, populate_existing=True)
+    if match is None:
+        raise NotFound(f"there is no match {match_id}")
+    return match
+
+
+async def load_seats(db: AsyncSession, match_ids: Iterable[int]) -> dict[int, list[MatchSeat]]:
+    ids = list(set(match_ids))
+    by_match: dict[int, list[MatchSeat]] = {i: [] for i in ids}
+    if ids:
+        rows = await db.scalars(
+            select(MatchSeat)
+            .where(MatchSeat.match_id.in_(ids))
+            .order_by(MatchSeat.match_id, MatchSeat.seat)
+            .execution_options(populate_existing=True)
+        )
+        for row in rows:
+            by_match[row.match_id].append(row)
+    return by_match
+
+
+async def user_names(db: AsyncSession, seats: Iterable[MatchSeat]) -> dict[int, str]:
+    ids = {i for s in seats for i in (s.user_id, s.reserved_for) if i is not None}
+    if not ids:
+        return {}
+    rows = await db.execute(select(User.id, User.name).where(User.id.in_(ids)))
+    return {user_id: name for user_id, name in rows.tuples()}
+
+
+def seat_of(seats: Sequence[MatchSeat], user_id: int | None) -> int | None:
+    """The seat ``user_id`` sits in, or None."""
+    if user_id is None:
+        return None
+    return next((s.seat for s in seats if s.user_id == user_id), None)
+
+
+def is_member(seats: Sequence[MatchSeat], user_id: int | None) -> bool:
+    """Seated or invited (a reserved seat)."""
+    return user_id is not None and any(user_id in (s.user_id, s.reserved_for) for s in seats)
+
+
+async def bump_version(db: AsyncSession, match: Match, seen: int, **values: Any) -> bool:
+    """``UPDATE matches SET ..., version = version + 1 WHERE id = :id AND version = :seen``.
+
+    False when another transaction changed the match first. On success the loaded ``match``
+    shows the new values without being marked dirty.
+    """
+    result = await db.execute(
+        update(Match)
+        .where(Match.id == match.id, Match.version == seen)
+        .values(version=Match.version + 1, **values)
+        .execution_options(synchronize_session=False)
+    )
+    if cast(Any, result).rowcount != 1:
+        return False
+    for key, value in {**values, "version": seen + 1}.items():
+        set_committed_value(match, key, value)
+    return True
+
+
+def game_title(slug: str, locale: str = "en") -> str:
+    try:
+        title = get_game(slug).info.title
+    except UnknownGame:
+        return slug
+    return title.get(locale) or title.get("en") or slug
+
+
+def seat_outs(seats: Sequence[MatchSeat], names: Mapping[int, str]) -> list[SeatOut]:
+    return [
+        SeatOut(
+            seat=s.seat,
+            user_id=s.user_id,
+            name=names.get(s.user_id if s.user_id is not None else s.reserved_for or -1),
+            score=s.score,
+            rank=s.rank,
+            reserved=s.user_id is None and s.reserved_for is not None,
+        )
+        for s in seats
+    ]
+
+
+def summary(
+    match: Match, seats: Sequence[MatchSeat], names: Mapping[int, str], viewer_id: int | None
+) -> MatchSummary:
+    viewer_seat = seat_of(seats, viewer_id)
+    your_turn = match.status == "active" and viewer_seat is not None and viewer_seat in match.to_act
+    return MatchSummary(
+        id=match.id,
+        game=match.game,
+        game_title=game_title(match.game),
+        status=cast(MatchStatusName, match.status),
+        players=match.players,
+        seats=seat_outs(seats, names),
+        created_by=match.created_by,
+        your_turn=your_turn,
+        waiting_since=match.turn_started_at if match.status == "active" else None,
+        invite_token=match.invite_token if is_member(seats, viewer_id) else None,
+        options=dict(match.options),
+        fixed_order=match.fixed_order,
+        created_at=match.created_at,
+        updated_at=match.updated_at,
+    )

@@ -1,0 +1,330 @@
+"""The lobby: games on offer, creating, joining, leaving and cancelling matches, match lists."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from sqlalchemy import or_, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Match, MatchSeat, MatchStatus, User
+from app.db.types import utcnow
+from app.engine.protocol import IllegalMove
+from app.engine.registry import UnknownGame, all_games, get_game
+from app.engine.rng import Rng, new_seed
+from app.services import live
+from app.services._db import use_case
+from app.services._rows import (
+    bump_version,
+    is_member,
+    load_match,
+    load_seats,
+    seat_of,
+    summary,
+    user_names,
+)
+from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.services.schemas import GameOut, MatchSummary, OptionOut
+
+MatchOrder = Literal["oldest", "recent"]
+FINISHED_LIMIT = 50
+OPEN_LIMIT = 100
+_CHANGED = "the match changed at the same moment: please try again"
+
+
+def list_games(locale: str = "en") -> list[GameOut]:
+    """Every registered game with its player counts and options."""
+    return [
+        GameOut(
+            slug=game.slug,
+            title=game.info.title.get(locale) or game.info.title.get("en") or game.slug,
+            titles=dict(game.info.title),
+            min_players=game.info.min_players,
+            max_players=game.info.max_players,
+            options=[
+                OptionOut(
+                    key=o.key,
+                    label=o.label.get(locale) or o.label.get("en") or o.key,
+                    labels=dict(o.label),
+                    choices=list(o.choices),
+                    default=o.default,
+                )
+                for o in game.info.options
+            ],
+        )
+        for game in all_games()
+    ]
+
+
+@use_case
+async def create_match(
+    db: AsyncSession,
+    *,
+    creator_id: int,
+    game: str,
+    seats: int,
+    options: Mapping[str, Any],
+    invite: Sequence[str],
+    fixed_order: bool,
+) -> MatchSummary:
+    """Open a table: the creator sits, invited users get reserved seats, the rest stay open."""
+    try:
+        info = get_game(game).info
+    except UnknownGame as error:
+        raise InvalidInput(str(error)) from None
+    if not info.min_players <= seats <= info.max_players:
+        raise InvalidInput(f"{game} is for {info.min_players} to {info.max_players} players")
+    try:
+        chosen = info.normalise_options(options)
+    except IllegalMove as error:
+        raise InvalidInput(error.reason) from None
+    invited = await _invited_users(db, invite, creator_id=creator_id, free_seats=seats - 1)
+    now = utcnow()
+    match = Match(
+        game=game,
+        ruleset=info.ruleset,
+        options=chosen,
+        players=seats,
+        status=MatchStatus.OPEN,
+        version=0,
+        rng_counter=0,
+        pending=[],
+        to_act=[],
+        created_by=creator_id,
+        invite_token=secrets.token_urlsafe(16),
+        fixed_order=fixed_order,
+        created_at=now,
+        updated_at=now,
+    )
+    db.add(match)
+    await db.flush()
+    rows = [MatchSeat(match_id=match.id, seat=0, user_id=creator_id)]
+    rows += [MatchSeat(match_id=match.id, seat=i, reserved_for=u.id) for i, u in enumerate(invited, start=1)]
+    rows += [MatchSeat(match_id=match.id, seat=i) for i in range(len(rows), seats)]
+    db.add_all(rows)
+    await db.flush()
+    if all(r.user_id is not None for r in rows):
+        await _start(db, match, rows, seen=match.version)
+    await db.commit()
+    out = summary(match, rows, await user_names(db, rows), creator_id)
+    for user in invited:
+        await live.publish_user(user.id)
+    return out
+
+
+@use_case
+async def join_match(
+    db: AsyncSession, *, match_id: int, user_id: int, invite_token: str | None
+) -> MatchSummary:
+    """Take the seat reserved for you, or an open one; the match starts when every seat is taken."""
+    match = await load_match(db, match_id)
+    if invite_token is not None and not secrets.compare_digest(invite_token, match.invite_token):
+        raise Forbidden("this invitation link is not valid")
+    if match.status != MatchStatus.OPEN:
+        raise Conflict("this match is not open for players any more")
+    seats = (await load_seats(db, [match_id]))[match_id]
+    if seat_of(seats, user_id) is not None:
+        raise Conflict("you already sit at this table")
+    free = next((s for s in seats if s.user_id is None and s.reserved_for == user_id), None)
+    free = free or next((s for s in seats if s.user_id is None and s.reserved_for is None), None)
+    if free is None:
+        raise Conflict("there is no free seat at this table")
+    seen = match.version
+    if not await bump_version(db, match, seen, updated_at=utcnow()):
+        await db.rollback()
+        raise Conflict(_CHANGED)
+    free.user_id = user_id
+    free.reserved_for = None
+    await db.flush()
+    if all(s.user_id is not None for s in seats):
+        await _start(db, match, seats, seen=match.version)
+    await db.commit()
+    await _nudge_members(match, seats)
+    return summary(match, seats, await user_names(db, seats), user_id)
+
+
+@use_case
+async def leave_match(db: AsyncSession, *, match_id: int, user_id: int) -> None:
+    """Give up your seat (or decline an invitation) before the match starts."""
+    match = await load_match(db, match_id)
+    if match.status != MatchStatus.OPEN:
+        raise Conflict("a match that has started cannot be left")
+    seats = (await load_seats(db, [match_id]))[match_id]
+    if not is_member(seats, user_id):
+        raise Conflict("you do not sit at this table")
+    if match.created_by == user_id:
+        raise Conflict("the creator cannot leave: cancel the match instead")
+    if not await bump_version(db, match, match.version, updated_at=utcnow()):
+        await db.rollback()
+        raise Conflict(_CHANGED)
+    for seat in seats:
+        if user_id in (seat.user_id, seat.reserved_for):
+            seat.user_id = seat.reserved_for = None
+    await db.commit()
+    await _nudge_members(match, seats, also=(user_id,))
+
+
+@use_case
+async def cancel_match(db: AsyncSession, *, match_id: int, user_id: int) -> None:
+    """Call a match off before it starts (its creator only)."""
+    match = await load_match(db, match_id)
+    if match.created_by != user_id:
+        raise Forbidden("only the creator can cancel this match")
+    if match.status != MatchStatus.OPEN:
+        raise Conflict("a match that has started cannot be cancelled")
+    seats = (await load_seats(db, [match_id]))[match_id]
+    if not await bump_version(db, match, match.version, status=MatchStatus.CANCELLED, updated_at=utcnow()):
+        await db.rollback()
+        raise Conflict(_CHANGED)
+    await db.commit()
+    await _nudge_members(match, seats)
+
+
+@use_case
+async def get_summary(db: AsyncSession, *, match_id: int, viewer_id: int | None) -> MatchSummary:
+    match = await load_match(db, match_id)
+    seats = (await load_seats(db, [match_id]))[match_id]
+    return summary(match, seats, await user_names(db, seats), viewer_id)
+
+
+@use_case
+async def match_for_invite(db: AsyncSession, *, invite_token: str, viewer_id: int | None) -> MatchSummary:
+    """The match an invitation link points to."""
+    match_id = await db.scalar(select(Match.id).where(Match.invite_token == invite_token))
+    if match_id is None:
+        raise NotFound("this invitation link is not valid")
+    match = await load_match(db, match_id)
+    seats = (await load_seats(db, [match_id]))[match_id]
+    out = summary(match, seats, await user_names(db, seats), viewer_id)
+    # Whoever holds the link may see it again (it is what brought them here).
+    return out.model_copy(update={"invite_token": match.invite_token})
+
+
+@use_case
+async def open_matches(db: AsyncSession, *, viewer_id: int | None) -> list[MatchSummary]:
+    """Open tables with a seat the viewer could take (newest first), and those they sit at."""
+    matches = list(
+        await db.scalars(
+            select(Match)
+            .where(Match.status == MatchStatus.OPEN)
+            .order_by(Match.created_at.desc(), Match.id.desc())
+            .limit(OPEN_LIMIT)
+        )
+    )
+    seats = await load_seats(db, [m.id for m in matches])
+    names = await user_names(db, [s for rows in seats.values() for s in rows])
+    shown = [
+        m
+        for m in matches
+        if is_member(seats[m.id], viewer_id)
+        or any(s.user_id is None and s.reserved_for is None for s in seats[m.id])
+    ]
+    return [summary(m, seats[m.id], names, viewer_id) for m in shown]
+
+
+@use_case
+async def my_matches(
+    db: AsyncSession, *, user_id: int, order: MatchOrder = "oldest"
+) -> dict[str, list[MatchSummary]]:
+    """The user's matches: ``your_turn`` (by waiting time, ``order``), ``waiting``, ``finished``.
+
+    ``waiting`` holds running matches where others are to act, open tables the user sits
+    at and invitations (a seat reserved for the user).
+    """
+    if order not in ("oldest", "recent"):
+        raise InvalidInput("order is 'oldest' or 'recent'")
+    member = select(MatchSeat.match_id).where(
+        or_(MatchSeat.user_id == user_id, MatchSeat.reserved_for == user_id)
+    )
+    running = list(
+        await db.scalars(
+            select(Match).where(
+                Match.id.in_(member), Match.status.in_([MatchStatus.OPEN, MatchStatus.ACTIVE])
+            )
+        )
+    )
+    finished = list(
+        await db.scalars(
+            select(Match)
+            .where(Match.id.in_(member), Match.status.in_([MatchStatus.FINISHED, MatchStatus.ABORTED]))
+            .order_by(Match.finished_at.desc(), Match.id.desc())
+            .limit(FINISHED_LIMIT)
+        )
+    )
+    seats = await load_seats(db, [m.id for m in running + finished])
+    names = await user_names(db, [s for rows in seats.values() for s in rows])
+    summaries = [summary(m, seats[m.id], names, user_id) for m in running]
+    your_turn = sorted(
+        (s for s in summaries if s.your_turn),
+        key=lambda s: (s.waiting_since or s.updated_at, s.id),
+        reverse=order == "recent",
+    )
+    waiting = sorted((s for s in summaries if not s.your_turn), key=lambda s: s.updated_at, reverse=True)
+    return {
+        "your_turn": your_turn,
+        "waiting": waiting,
+        "finished": [summary(m, seats[m.id], names, user_id) for m in finished],
+    }
+
+
+async def _invited_users(
+    db: AsyncSession, invite: Sequence[str], *, creator_id: int, free_seats: int
+) -> list[User]:
+    keys = [name.strip().casefold() for name in invite if name.strip()]
+    if len(set(keys)) != len(keys):
+        raise InvalidInput("each player can be invited once")
+    if len(keys) > free_seats:
+        raise InvalidInput(f"this table has room for {free_seats} invited players")
+    if not keys:
+        return []
+    found = {u.name_key: u for u in await db.scalars(select(User).where(User.name_key.in_(keys)))}
+    missing = [name.strip() for name, key in zip(invite, keys, strict=False) if key not in found]
+    if missing:
+        raise InvalidInput(f"there is no player called {missing[0]!r}")
+    users = [found[key] for key in keys]
+    if any(u.id == creator_id for u in users):
+        raise InvalidInput("you sit at your own table already: do not invite yourself")
+    return users
+
+
+async def _start(db: AsyncSession, match: Match, seats: list[MatchSeat], *, seen: int) -> None:
+    """Every seat is taken: shuffle the seat order (unless fixed), seed, set up, go."""
+    players = [s.user_id for s in seats]
+    if not match.fixed_order:
+        # Seat order is a fairness matter, not part of the replayable game: the system's
+        # CSPRNG decides it, not the match seed.
+        secrets.SystemRandom().shuffle(players)
+    for seat, user_id in zip(seats, players, strict=True):
+        seat.user_id = user_id
+    game = get_game(match.game)
+    seed = new_seed()
+    rng = Rng(seed)
+    state = game.setup(match.players, match.options, rng)
+    now = utcnow()
+    started = await bump_version(
+        db,
+        match,
+        seen,
+        status=MatchStatus.ACTIVE,
+        seed=seed,
+        state=game.format_position(state),
+        rng_counter=rng.counter,
+        pending=[],
+        to_act=sorted(game.to_act(state)),
+        started_at=now,
+        updated_at=now,
+        turn_started_at=now,
+    )
+    if not started:
+        await db.rollback()
+        raise Conflict(_CHANGED)
+    await db.flush()
+
+
+async def _nudge_members(match: Match, seats: Sequence[MatchSeat], also: Sequence[int] = ()) -> None:
+    await live.publish_match(match.id, match.version)
+    users = {i for s in seats for i in (s.user_id, s.reserved_for) if i is not None} | set(also)
+    for user_id in sorted(users):
+        await live.publish_user(user_id)

@@ -1,0 +1,427 @@
+"""Playing a match: the per-seat view, decisions (submit, undo, confirm), replays and chat.
+
+The move path is ONE transaction: read the match, let the engine decide, then
+``UPDATE matches ... WHERE version = :seen`` (0 rows: someone was faster), append the
+committed decisions to the ``moves`` log, store the answer under the request id, commit,
+and only then nudge the other viewers, and only when something was committed: a pending
+decision is the acting seat's private business (nudging would leak its timing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal, cast
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import LoggedMove, Match, MatchSeat, MatchStatus, Message, MoveRequest, User
+from app.db.types import utcnow
+from app.engine.protocol import CONFIRM, Event, Game, IllegalMove, InvalidMove, Move, Seat, State
+from app.engine.registry import get_game
+from app.engine.replay import replay as replay_steps
+from app.engine.turn import Decision, Turn, current_state, decide, undo
+from app.engine.turn import NotYourTurn as EngineNotYourTurn
+from app.services import live
+from app.services._db import use_case
+from app.services._rows import bump_version, load_match, load_seats, seat_of, seat_outs, user_names
+from app.services.errors import (
+    Conflict,
+    Forbidden,
+    IllegalMoveError,
+    InvalidInput,
+    NotYourTurn,
+    StaleVersion,
+)
+from app.services.schemas import (
+    LogEntry,
+    MatchStatusName,
+    MatchView,
+    MessageOut,
+    MoveResult,
+    OutcomeOut,
+    ReplayView,
+)
+
+MESSAGE_MAX = 500
+MESSAGES_SHOWN = 200
+Action = Literal["move", "undo", "confirm"]
+
+
+@use_case
+async def get_match(db: AsyncSession, *, match_id: int, viewer_id: int | None, locale: str) -> MatchView:
+    """The match as ``viewer_id`` may see it (None: a spectator).
+
+    The viewer's own pending decisions are applied for the viewer only; everybody else sees
+    the committed state.
+    """
+    match = await load_match(db, match_id)
+    seats = (await load_seats(db, [match_id]))[match_id]
+    return await _view(db, match, seats, seat_of(seats, viewer_id), locale)
+
+
+@use_case
+async def submit_move(
+    db: AsyncSession,
+    *,
+    match_id: int,
+    user_id: int,
+    move: str,
+    expected_version: int,
+    request_id: str,
+    locale: str,
+) -> MoveResult:
+    """Take one decision; it stays pending (undoable) unless it is an undo barrier."""
+    return await _act(db, match_id, user_id, "move", move, expected_version, request_id, locale)
+
+
+@use_case
+async def undo_move(
+    db: AsyncSession, *, match_id: int, user_id: int, expected_version: int, request_id: str, locale: str
+) -> MoveResult:
+    """Drop the seat's last pending decision."""
+    return await _act(db, match_id, user_id, "undo", None, expected_version, request_id, locale)
+
+
+@use_case
+async def confirm_turn(
+    db: AsyncSession, *, match_id: int, user_id: int, expected_version: int, request_id: str, locale: str
+) -> MoveResult:
+    """Commit everything pending and end the turn (submits ``confirm``)."""
+    return await _act(db, match_id, user_id, "confirm", str(CONFIRM), expected_version, request_id, locale)
+
+
+@use_case
+async def replay(
+    db: AsyncSession, *, match_id: int, viewer_id: int | None, step: int, locale: str
+) -> ReplayView:
+    """The match after ``step`` logged decisions (0 = the setup), as the viewer saw it then.
+
+    ``step`` is clamped to the logged range. Rebuilt from the seed and the move log.
+    """
+    match = await load_match(db, match_id)
+    if (
+        match.status not in (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABORTED)
+        or match.seed is None
+    ):
+        raise Conflict("this match has not started: there is nothing to replay")
+    seats = (await load_seats(db, [match_id]))[match_id]
+    viewer_seat = seat_of(seats, viewer_id)
+    game = get_game(match.game)
+    rows = await _log_rows(db, match_id)
+    step = max(0, min(step, len(rows)))
+    moves = [(row.seat, Move.parse(row.move)) for row in rows[:step]]
+    last = None
+    for last in replay_steps(game, match.players, match.options, match.seed, moves):  # noqa: B007
+        pass
+    assert last is not None
+    return ReplayView(
+        match_id=match.id,
+        game=match.game,
+        step=step,
+        steps=len(rows),
+        view=game.view(last.state, viewer_seat),
+        log=_committed_log(game, rows[:step], viewer_seat, locale),
+        seat=last.seat,
+        move=str(last.move) if last.move is not None else None,
+        viewer_seat=viewer_seat,
+    )
+
+
+@use_case
+async def post_message(db: AsyncSession, *, match_id: int, user_id: int, text: str) -> MessageOut:
+    """Say something at the table (players only)."""
+    match = await load_match(db, match_id)
+    seats = (await load_seats(db, [match_id]))[match_id]
+    if seat_of(seats, user_id) is None:
+        raise Forbidden("only the players of this match can chat here")
+    text = text.strip()
+    if not text:
+        raise InvalidInput("the message is empty")
+    if len(text) > MESSAGE_MAX:
+        raise InvalidInput(f"a message has at most {MESSAGE_MAX} characters")
+    message = Message(match_id=match_id, user_id=user_id, text=text, created_at=utcnow())
+    db.add(message)
+    await db.commit()
+    name = await db.scalar(select(User.name).where(User.id == user_id))
+    await live.publish_match(match_id, match.version)
+    return MessageOut(
+        id=message.id, user_id=user_id, name=name or "", text=text, created_at=message.created_at
+    )
+
+
+@use_case
+async def list_messages(db: AsyncSession, *, match_id: int, user_id: int) -> list[MessageOut]:
+    """The table's chat, oldest first (players only)."""
+    await load_match(db, match_id)
+    seats = (await load_seats(db, [match_id]))[match_id]
+    if seat_of(seats, user_id) is None:
+        raise Forbidden("only the players of this match can read its chat")
+    rows = await db.execute(
+        select(Message, User.name)
+        .join(User, User.id == Message.user_id)
+        .where(Message.match_id == match_id)
+        .order_by(Message.id.desc())
+        .limit(MESSAGES_SHOWN)
+    )
+    out = [
+        MessageOut(id=m.id, user_id=m.user_id, name=name, text=m.text, created_at=m.created_at)
+        for m, name in rows.tuples()
+    ]
+    return out[::-1]
+
+
+# --- the move path -----------------------------------------------------------------------
+
+
+async def _act(
+    db: AsyncSession,
+    match_id: int,
+    user_id: int,
+    action: Action,
+    move_text: str | None,
+    expected_version: int,
+    request_id: str,
+    locale: str,
+) -> MoveResult:
+    if not request_id or len(request_id) > 64:
+        raise InvalidInput("a request id has 1 to 64 characters")
+    stored = await _stored_answer(db, match_id, request_id, user_id)
+    if stored is not None:
+        return stored
+    match = await load_match(db, match_id)
+    seats = (await load_seats(db, [match_id]))[match_id]
+    seat = seat_of(seats, user_id)
+    if seat is None:
+        raise Forbidden("you do not play in this match")
+    if match.status != MatchStatus.ACTIVE:
+        raise Conflict("this match is not running")
+    if match.version != expected_version:
+        raise StaleVersion(
+            f"the match has moved on (version {match.version}, you saw {expected_version})",
+            current_version=match.version,
+        )
+    game = get_game(match.game)
+    assert match.seed is not None and match.state is not None
+    turn = _turn(game, match)
+    committed: tuple[Decision, ...] = ()
+    try:
+        if action == "undo":
+            new_turn = undo(turn, seat)
+        else:
+            step = decide(game, turn, seat, _parse_move(move_text), match.seed)
+            new_turn, committed = step.turn, step.committed
+    except EngineNotYourTurn as error:
+        raise NotYourTurn(error.reason) from None
+    except IllegalMove as error:
+        raise IllegalMoveError(error.reason) from None
+
+    values = _match_values(game, match, turn, new_turn)
+    if not await bump_version(db, match, expected_version, **values):
+        await db.rollback()
+        return await _lost_race(db, match_id, request_id, user_id)
+    if committed:
+        last_seq = await db.scalar(select(func.max(LoggedMove.seq)).where(LoggedMove.match_id == match_id))
+        now = values["updated_at"]
+        db.add_all(
+            LoggedMove(
+                match_id=match_id,
+                seq=(last_seq or 0) + i,
+                seat=d.seat,
+                move=str(d.move),
+                events=[e.to_json() for e in d.events],
+                created_at=now,
+            )
+            for i, d in enumerate(committed, start=1)
+        )
+        if match.result is not None:
+            for row in seats:
+                row.score = match.result["scores"][row.seat]
+                row.rank = match.result["ranks"][row.seat]
+        await db.flush()
+    view = await _view(db, match, seats, seat, locale)
+    answer = MoveResult(version=match.version, committed=bool(committed), match=view)
+    db.add(
+        MoveRequest(
+            match_id=match_id,
+            request_id=request_id,
+            user_id=user_id,
+            answer=answer.model_dump(mode="json"),
+            created_at=utcnow(),
+        )
+    )
+    try:
+        await db.commit()
+    except IntegrityError:
+        # The same request id raced in on another version: the twin's answer stands.
+        await db.rollback()
+        return await _lost_race(db, match_id, request_id, user_id)
+    if committed:
+        await live.publish_match(match_id, match.version)
+        for row in seats:
+            if row.user_id is not None:
+                await live.publish_user(row.user_id)
+    return answer
+
+
+def _parse_move(text: str | None) -> Move:
+    try:
+        return Move.parse(text or "")
+    except InvalidMove as error:
+        raise IllegalMoveError(str(error)) from None
+
+
+def _match_values(game: Game, match: Match, before: Turn, after: Turn) -> dict[str, Any]:
+    """The new columns of the match row after a decision."""
+    now = utcnow()
+    values: dict[str, Any] = {
+        "pending": [_decision_json(d) for d in after.pending],
+        "updated_at": now,
+    }
+    if after.committed is not before.committed or after.rng_counter != before.rng_counter:
+        to_act = sorted(game.to_act(after.committed))
+        values |= {
+            "state": game.format_position(after.committed),
+            "rng_counter": after.rng_counter,
+            "to_act": to_act,
+        }
+        if to_act != list(match.to_act):
+            values["turn_started_at"] = now
+        outcome = game.outcome(after.committed)
+        if outcome is not None:
+            values |= {
+                "status": MatchStatus.FINISHED,
+                "finished_at": now,
+                "result": {"scores": list(outcome.scores), "ranks": list(outcome.ranks)},
+                "to_act": [],
+            }
+    return values
+
+
+async def _stored_answer(db: AsyncSession, match_id: int, request_id: str, user_id: int) -> MoveResult | None:
+    row = await db.get(MoveRequest, (match_id, request_id), populate_existing=True)
+    if row is None:
+        return None
+    if row.user_id != user_id:
+        raise Conflict("this request id was already used")
+    return MoveResult.model_validate(row.answer)
+
+
+async def _lost_race(db: AsyncSession, match_id: int, request_id: str, user_id: int) -> MoveResult:
+    """Another transaction changed the match first: its answer if it was our twin, else 409."""
+    stored = await _stored_answer(db, match_id, request_id, user_id)
+    if stored is not None:
+        return stored
+    current = await db.scalar(select(Match.version).where(Match.id == match_id))
+    raise StaleVersion("the match has moved on: look at the board again", current_version=current or 0)
+
+
+# --- views -------------------------------------------------------------------------------
+
+
+def _turn(game: Game, match: Match) -> Turn:
+    assert match.state is not None
+    pending = tuple(
+        Decision(p["seat"], Move.parse(p["move"]), tuple(Event.from_json(e) for e in p["events"]))
+        for p in match.pending
+    )
+    return Turn(game.parse_position(match.state), match.rng_counter, pending)
+
+
+def _decision_json(decision: Decision) -> dict[str, Any]:
+    return {
+        "seat": decision.seat,
+        "move": str(decision.move),
+        "events": [e.to_json() for e in decision.events],
+    }
+
+
+async def _view(
+    db: AsyncSession, match: Match, seats: Sequence[MatchSeat], viewer_seat: Seat | None, locale: str
+) -> MatchView:
+    names = await user_names(db, seats)
+    base: dict[str, Any] = {
+        "id": match.id,
+        "game": match.game,
+        "status": cast(MatchStatusName, match.status),
+        "version": match.version,
+        "options": dict(match.options),
+        "seats": seat_outs(seats, names),
+        "viewer_seat": viewer_seat,
+        "created_by": match.created_by,
+        "waiting_since": match.turn_started_at if match.status == MatchStatus.ACTIVE else None,
+        "outcome": OutcomeOut(**match.result) if match.result else None,
+    }
+    if match.state is None or match.seed is None:
+        empty: dict[str, Any] = {
+            "view": {},
+            "to_act": [],
+            "legal": [],
+            "can_undo": False,
+            "can_confirm": False,
+        }
+        return MatchView(**base, **empty, log=[])
+    game = get_game(match.game)
+    turn = _turn(game, match)
+    own_pending = viewer_seat is not None and turn.pending_seat == viewer_seat
+    state: State = current_state(game, turn, match.seed) if own_pending else turn.committed
+    running = match.status == MatchStatus.ACTIVE
+    to_act = sorted(game.to_act(state)) if running else []
+    legal = (
+        [str(m) for m in game.legal_moves(state, viewer_seat)] if running and viewer_seat in to_act else []
+    )
+    rows = await _log_rows(db, match.id)
+    log = _committed_log(game, rows, viewer_seat, locale)
+    if own_pending:
+        log += _entries(game, len(rows) + 1, turn.pending, viewer_seat, locale, pending=True)
+    return MatchView(
+        **base,
+        view=game.view(state, viewer_seat),
+        to_act=to_act,
+        legal=legal,
+        can_undo=own_pending,
+        can_confirm=str(CONFIRM) in legal,
+        log=log,
+    )
+
+
+async def _log_rows(db: AsyncSession, match_id: int) -> list[LoggedMove]:
+    return list(
+        await db.scalars(select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq))
+    )
+
+
+def _committed_log(
+    game: Game, rows: Sequence[LoggedMove], viewer: Seat | None, locale: str
+) -> list[LogEntry]:
+    decisions = [
+        Decision(r.seat, Move.parse(r.move), tuple(Event.from_json(e) for e in r.events)) for r in rows
+    ]
+    first = rows[0].seq if rows else 1
+    return _entries(game, first, decisions, viewer, locale, pending=False)
+
+
+def _entries(
+    game: Game,
+    first_seq: int,
+    decisions: Sequence[Decision],
+    viewer: Seat | None,
+    locale: str,
+    *,
+    pending: bool,
+) -> list[LogEntry]:
+    """Log lines: each event only for its audience (a drawn hand only for its owner)."""
+    return [
+        LogEntry(
+            seq=seq,
+            seat=decision.seat,
+            text=game.describe(event, locale),
+            pieces=list(event.pieces),
+            pending=pending,
+            kind=event.kind,
+        )
+        for seq, decision in enumerate(decisions, start=first_seq)
+        for event in decision.events
+        if event.is_visible_to(viewer)
+    ]

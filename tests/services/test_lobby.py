@@ -1,0 +1,188 @@
+"""The lobby: create, join, leave, cancel; the match starts when full, in a random seat order."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Match
+from app.engine.registry import get_game
+from app.services import lobby
+from app.services.errors import Conflict, Forbidden, InvalidInput
+from tests.conftest import MakeUser
+
+
+async def test_list_games_offers_the_toy_game() -> None:
+    games = {g.slug: g for g in lobby.list_games()}
+    toy = games["toy"]
+    assert (toy.min_players, toy.max_players) == (2, 4)
+    assert toy.options[0].key == "short" and toy.options[0].choices == [False, True]
+    assert lobby.list_games("de")[[g.slug for g in lobby.list_games()].index("toy")].title == "Spielkarten"
+
+
+async def test_create_seats_creator_reserves_invited_leaves_rest_open(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    m = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=3, options={}, invite=[bob.name.upper()], fixed_order=False
+    )
+    assert m.status == "open" and m.players == 3
+    assert [(s.user_id, s.name, s.reserved) for s in m.seats] == [
+        (alice.id, alice.name, False),
+        (None, bob.name, True),
+        (None, None, False),
+    ]
+    assert m.invite_token  # the creator may share the link
+    outsider = await lobby.get_summary(db, match_id=m.id, viewer_id=carol.id)
+    assert outsider.invite_token is None
+    invited = await lobby.get_summary(db, match_id=m.id, viewer_id=bob.id)
+    assert invited.invite_token == m.invite_token
+    assert m.options == {"short": False}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "reason"),
+    [
+        ({"game": "nope"}, "no game called 'nope'"),
+        ({"seats": 5}, "for 2 to 4 players"),
+        ({"options": {"short": "maybe"}}, "cannot be 'maybe'"),
+        ({"options": {"colour": 1}}, "unknown option"),
+        ({"invite": ["nobody-at-all"]}, "no player called 'nobody-at-all'"),
+        ({"invite": ["x", "y"]}, "room for 1 invited"),
+        ({"invite": ["x", "X"], "seats": 3}, "invited once"),
+    ],
+)
+async def test_create_refuses_bad_input(
+    db: AsyncSession, make_user: MakeUser, kwargs: dict[str, object], reason: str
+) -> None:
+    alice = await make_user()
+    args: dict[str, object] = {"game": "toy", "seats": 2, "options": {}, "invite": [], "fixed_order": False}
+    with pytest.raises(InvalidInput, match=reason):
+        await lobby.create_match(db, creator_id=alice.id, **(args | kwargs))  # type: ignore[arg-type]
+
+
+async def test_join_leave_and_start_when_full(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    m = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=3, options={}, invite=[], fixed_order=True
+    )
+    joined = await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token=None)
+    assert joined.status == "open"
+    with pytest.raises(Conflict, match="already sit"):
+        await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token=None)
+    await lobby.leave_match(db, match_id=m.id, user_id=bob.id)
+    with pytest.raises(Conflict, match="do not sit"):
+        await lobby.leave_match(db, match_id=m.id, user_id=bob.id)
+    with pytest.raises(Conflict, match="cancel the match instead"):
+        await lobby.leave_match(db, match_id=m.id, user_id=alice.id)
+
+    await lobby.join_match(db, match_id=m.id, user_id=carol.id, invite_token=m.invite_token)
+    started = await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token=None)
+    assert started.status == "active"
+    assert [s.user_id for s in started.seats] == [alice.id, carol.id, bob.id]  # fixed order
+    row = await db.scalar(select(Match).where(Match.id == m.id))
+    assert row is not None and row.seed is not None and len(row.seed) == 32
+    assert row.state is not None and get_game("toy").parse_position(row.state).active == 0
+    assert row.to_act == [0] and row.turn_started_at is not None
+
+    dave = await make_user()
+    with pytest.raises(Conflict, match="not open"):
+        await lobby.join_match(db, match_id=m.id, user_id=dave.id, invite_token=None)
+    with pytest.raises(Conflict, match="started"):
+        await lobby.leave_match(db, match_id=m.id, user_id=bob.id)
+
+
+async def test_reserved_seat_is_only_for_the_invited(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    m = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=False
+    )
+    with pytest.raises(Conflict, match="no free seat"):
+        await lobby.join_match(db, match_id=m.id, user_id=carol.id, invite_token=None)
+    with pytest.raises(Forbidden, match="invitation link is not valid"):
+        await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token="forged")
+    assert (await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token=None)).status == "active"
+
+
+async def test_declining_an_invitation_opens_the_seat(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    m = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=False
+    )
+    await lobby.leave_match(db, match_id=m.id, user_id=bob.id)
+    assert (await lobby.join_match(db, match_id=m.id, user_id=carol.id, invite_token=None)).status == "active"
+
+
+async def test_cancel_by_creator_only_before_start(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob = await make_user(), await make_user()
+    m = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=3, options={}, invite=[], fixed_order=False
+    )
+    await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token=None)
+    with pytest.raises(Forbidden, match="only the creator"):
+        await lobby.cancel_match(db, match_id=m.id, user_id=bob.id)
+    await lobby.cancel_match(db, match_id=m.id, user_id=alice.id)
+    assert (await lobby.get_summary(db, match_id=m.id, viewer_id=alice.id)).status == "cancelled"
+    with pytest.raises(Conflict, match="not open"):
+        await lobby.join_match(db, match_id=m.id, user_id=(await make_user()).id, invite_token=None)
+
+    started = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=False
+    )
+    await lobby.join_match(db, match_id=started.id, user_id=bob.id, invite_token=None)
+    with pytest.raises(Conflict, match="cannot be cancelled"):
+        await lobby.cancel_match(db, match_id=started.id, user_id=alice.id)
+
+
+async def test_seat_order_is_random_unless_fixed(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob = await make_user(), await make_user()
+    first_seats = set()
+    for _ in range(24):  # all 24 alike by chance: 2 ** -23
+        m = await lobby.create_match(
+            db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=False
+        )
+        started = await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token=None)
+        first_seats.add(started.seats[0].user_id)
+        assert {s.user_id for s in started.seats} == {alice.id, bob.id}
+    assert first_seats == {alice.id, bob.id}
+    fixed = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=True
+    )
+    started = await lobby.join_match(db, match_id=fixed.id, user_id=bob.id, invite_token=None)
+    assert [s.user_id for s in started.seats] == [alice.id, bob.id]
+
+
+async def test_open_and_my_matches(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    table = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[], fixed_order=True
+    )
+    private = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=True
+    )
+    ids = [m.id for m in await lobby.open_matches(db, viewer_id=carol.id)]
+    assert table.id in ids and private.id not in ids
+    assert private.id in [m.id for m in await lobby.open_matches(db, viewer_id=bob.id)]
+
+    running = await lobby.join_match(db, match_id=private.id, user_id=bob.id, invite_token=None)
+    assert running.status == "active"
+    mine = await lobby.my_matches(db, user_id=alice.id, order="oldest")
+    assert [m.id for m in mine["your_turn"]] == [private.id]  # seat 0 starts
+    assert mine["your_turn"][0].your_turn and mine["your_turn"][0].waiting_since is not None
+    assert table.id in [m.id for m in mine["waiting"]]
+    theirs = await lobby.my_matches(db, user_id=bob.id, order="recent")
+    assert theirs["your_turn"] == [] and [m.id for m in theirs["waiting"]] == [private.id]
+    with pytest.raises(InvalidInput):
+        await lobby.my_matches(db, user_id=bob.id, order="sideways")  # type: ignore[arg-type]
+
+
+async def test_invite_link_finds_the_match(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob = await make_user(), await make_user()
+    m = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[], fixed_order=True
+    )
+    assert m.invite_token is not None
+    found = await lobby.match_for_invite(db, invite_token=m.invite_token, viewer_id=bob.id)
+    assert found.id == m.id
