@@ -1,0 +1,278 @@
+"""Words: log lines for events and the board's own UI strings, in English and German."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.engine.protocol import Event, Locale
+from app.games.felsental.board import CARDS, CardOption, Opt
+
+ROLE = {
+    "en": {"dragon": "the dragon", "dwarves": "the dwarves"},
+    "de": {"dragon": "der Drache", "dwarves": "die Zwerge"},
+}
+DWARF = {
+    "en": {"warrior": "the warrior", "crossbowman": "the crossbowman", "trapper": "the trapper"},
+    "de": {"warrior": "der Krieger", "crossbowman": "der Armbrustschütze", "trapper": "der Fallensteller"},
+}
+TRACK = {
+    "en": {"scales": "scales", "flight": "flight", "movement": "movement", "fire": "fire breath"},
+    "de": {"scales": "Schuppenpanzer", "flight": "Flug", "movement": "Bewegung", "fire": "Feueratem"},
+}
+DIRECTION = {
+    "en": ("east", "north-east", "north-west", "west", "south-west", "south-east"),
+    "de": ("Osten", "Nordosten", "Nordwesten", "Westen", "Südwesten", "Südosten"),
+}
+OPTION = {
+    "en": {
+        Opt.MOVE: "Move {n}",
+        Opt.FLY: "Fly",
+        Opt.BITE: "Attack {n}",
+        Opt.FIRE: "Fire {n}",
+        Opt.DEFEND: "Defence",
+        Opt.MOVE1: "1 dwarf moves {n}",
+        Opt.MOVE2: "2 dwarves move {n}",
+        Opt.ATTACK1: "1 dwarf attacks {n}",
+        Opt.ATTACK2: "2 dwarves attack {n}",
+        Opt.CROSSBOW: "Crossbow {n}",
+        Opt.NET: "Net",
+    },
+    "de": {
+        Opt.MOVE: "Bewegung {n}",
+        Opt.FLY: "Fliegen",
+        Opt.BITE: "Angriff {n}",
+        Opt.FIRE: "Feueratem {n}",
+        Opt.DEFEND: "Abwehr",
+        Opt.MOVE1: "1 Zwerg bewegt sich {n}",
+        Opt.MOVE2: "2 Zwerge bewegen sich {n}",
+        Opt.ATTACK1: "1 Zwerg greift an {n}",
+        Opt.ATTACK2: "2 Zwerge greifen an {n}",
+        Opt.CROSSBOW: "Armbrust-Angriff {n}",
+        Opt.NET: "Netz",
+    },
+}
+REASON = {
+    "en": {
+        "dragon_dead": "the dragon is dead",
+        "dwarves_dead": "all three dwarves are dead",
+        "dwarves_out_of_cards": "the dwarves have no cards left",
+    },
+    "de": {
+        "dragon_dead": "der Drache ist tot",
+        "dwarves_dead": "alle drei Zwerge sind tot",
+        "dwarves_out_of_cards": "die Zwerge haben keine Karten mehr",
+    },
+}
+
+
+def option_label(option: CardOption, locale: Locale) -> str:
+    return OPTION[_loc(locale)][option.opt].format(n=option.value).strip()
+
+
+def card_label(card: str, locale: Locale) -> str:
+    return " / ".join(option_label(o, locale) for o in CARDS[card].options)
+
+
+def describe(event: Event, locale: Locale) -> str:
+    """The log line for an event."""
+    loc = _loc(locale)
+    d: Mapping[str, Any] = event.data
+    line = _LINES[loc].get(event.kind)
+    if line is None:
+        return event.kind
+    words: dict[str, Any] = dict(d)
+    if "role" in d:
+        words["role"] = ROLE[loc].get(d["role"], d["role"])
+        words["Role"] = words["role"][:1].upper() + words["role"][1:]
+    if "by" in d:
+        words["By"] = ROLE[loc][d["by"]][:1].upper() + ROLE[loc][d["by"]][1:]
+    if "dwarf" in d:
+        words["dwarf"] = DWARF[loc][d["dwarf"]]
+        words["Dwarf"] = words["dwarf"][:1].upper() + words["dwarf"][1:]
+    if "dwarves" in d:
+        joiner = " and " if loc == "en" else " und "
+        words["dwarves"] = joiner.join(DWARF[loc][w] for w in d["dwarves"])
+    if "track" in d:
+        words["track"] = TRACK[loc][d["track"]]
+    if "option" in d:
+        words["option"] = OPTION[loc][Opt(d["option"])].format(n=d.get("value", 0)).strip()
+    if "card" in d and d["card"] in CARDS:
+        words["card_text"] = card_label(d["card"], loc)
+    if "cards" in d:
+        words["cards"] = ", ".join(f"{c} ({card_label(c, loc)})" for c in d["cards"])
+    if "winner" in d:
+        words["winner"] = ROLE[loc][d["winner"]]
+        words["reason"] = REASON[loc][d["reason"]]
+    if "piece" in d:
+        piece = d["piece"]
+        name = ROLE[loc]["dragon"] if piece == "dragon" else DWARF[loc][piece.removeprefix("dwarf-")]
+        words["Piece"] = name[:1].upper() + name[1:]
+    if d.get("direction") is not None:
+        words["dir"] = DIRECTION[loc][d["direction"]]
+    if "seat" in d:
+        words["player"] = d["seat"] + 1
+    if "dragon" in d and isinstance(d["dragon"], int):
+        words["player"] = d["dragon"] + 1
+    if event.kind == "match_over":
+        words["legs"] = ":".join(map(str, d["legs"]))
+        words["wounds"] = ":".join(map(str, d["wounds"]))
+    if event.kind == "attack_declared" and d.get("direction") is None:
+        words["dir"] = "-"
+    extra = ""
+    if event.kind == "dragon_track_wounded" and d.get("lost"):
+        extra = " (ability lost)" if loc == "en" else " (Fähigkeit verloren)"
+    return line.format(**words) + extra
+
+
+_LINES: Mapping[str, Mapping[str, str]] = {
+    "en": {
+        "leg_started": "Leg {leg} begins; player {player} is the dragon",
+        "cards_drawn": "You drew {cards}",
+        "hand_exchanged": "{Role} exchanged the starting hand",
+        "hand_kept": "{Role} kept the starting hand",
+        "dwarf_placed": "{Dwarf} was placed on {hex}",
+        "turn_ended": "{Role} ended the turn",
+        "dragon_skipped": "The dragon has no cards left and misses the turn",
+        "drew": "{Role} drew {count} card(s), holding {hand}",
+        "discarded": "{Role} discarded {card} ({card_text}) for the hand limit",
+        "card_wasted": "{Role} played {card} ({option}) without effect",
+        "net_thrown": "The trapper threw the net over the dragon",
+        "card_played": "{Role} played {card} ({option})",
+        "card_finished": "Card {card} is done",
+        "moved": "{Piece} moved from {from} to {to}",
+        "fire_missed": "The dragon breathed fire to the {dir}, hitting no one",
+        "attack_declared": "{By} attack: {option} on {dwarves}",
+        "blocked": "{Role} blocked the attack on {dwarf} with {card}",
+        "dwarf_wounded": "{Dwarf} took {wounds} wound(s), {total} in all",
+        "dwarf_died": "{Dwarf} is dead",
+        "dragon_wounded": "The dragon took {wounds} wound(s), {scales} on its scales",
+        "dragon_track_wounded": "{wounds} wound(s) on the dragon's {track}",
+        "net_freed": "The dragon spent its turn to free itself from the net",
+        "fury": "The warrior fell into fury: one wound, one extra action",
+        "leg_won": "Leg {leg} goes to {winner}: {reason}",
+        "match_over": "Match over: legs {legs}, wounds inflicted {wounds}",
+    },
+    "de": {
+        "leg_started": "Etappe {leg} beginnt; Spieler {player} ist der Drache",
+        "cards_drawn": "Du hast {cards} gezogen",
+        "hand_exchanged": "{Role} tauscht die Startkarten aus",
+        "hand_kept": "{Role} behält die Startkarten",
+        "dwarf_placed": "{Dwarf} wird auf {hex} aufgestellt",
+        "turn_ended": "{Role} beendet den Zug",
+        "dragon_skipped": "Der Drache hat keine Karten mehr und setzt aus",
+        "drew": "{Role} zieht {count} Karte(n) und hat nun {hand} auf der Hand",
+        "discarded": "{Role} wirft {card} ({card_text}) wegen des Handkartenlimits ab",
+        "card_wasted": "{Role} spielt {card} ({option}) ohne Wirkung",
+        "net_thrown": "Der Fallensteller wirft das Netz über den Drachen",
+        "card_played": "{Role} spielt {card} ({option})",
+        "card_finished": "Karte {card} ist abgehandelt",
+        "moved": "{Piece} zieht von {from} nach {to}",
+        "fire_missed": "Der Drache speit Feuer nach {dir} und trifft niemanden",
+        "attack_declared": "Angriff: {By} – {option} auf {dwarves}",
+        "blocked": "{Role} wehrt den Angriff auf {dwarf} mit {card} ab",
+        "dwarf_wounded": "{Dwarf} erleidet {wounds} Wunde(n), insgesamt {total}",
+        "dwarf_died": "{Dwarf} ist tot",
+        "dragon_wounded": "Der Drache erleidet {wounds} Wunde(n), {scales} davon auf dem Schuppenpanzer",
+        "dragon_track_wounded": "{wounds} Wunde(n) auf dem Feld {track} des Drachen",
+        "net_freed": "Der Drache nutzt seinen Zug, um sich aus dem Netz zu befreien",
+        "fury": "Der Krieger verfällt in Raserei: eine Wunde, eine zusätzliche Aktion",
+        "leg_won": "Etappe {leg} geht an {winner}: {reason}",
+        "match_over": "Partie beendet: Etappen {legs}, zugefügte Wunden {wounds}",
+    },
+}
+
+UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
+    "en": {
+        "dragon": "Dragon",
+        "dwarves": "Dwarves",
+        "warrior": "Warrior",
+        "crossbowman": "Crossbowman",
+        "trapper": "Trapper",
+        "scales": "Scales",
+        "flight": "Flight",
+        "movement": "Movement",
+        "fire": "Fire breath",
+        "hand": "Your hand",
+        "hand_size": "Cards in hand",
+        "deck_size": "Draw pile",
+        "discards": "Discarded",
+        "leg": "Leg",
+        "legs_won": "Legs won",
+        "wounds_inflicted": "Wounds inflicted",
+        "actions": "Actions left",
+        "draw": "Draw 2 cards",
+        "fury": "Fury (warrior takes 1 wound, +1 action)",
+        "fury_used": "Fury used",
+        "free": "Free the dragon from the net (both actions)",
+        "netted": "Netted",
+        "done": "Finish this card",
+        "attack_one": "Attack with one dwarf",
+        "accept": "Take the wounds",
+        "defend_prompt": "You are attacked. Block attacks with defence cards:",
+        "block": "Block",
+        "wound_prompt": "Place the dragon's wounds: click a track",
+        "wounds_left": "Wounds to place",
+        "discard_prompt": "Hand limit 6: discard a card",
+        "exchange": "Exchange the starting hand",
+        "keep": "Keep the starting hand",
+        "place_prompt": "Place your dwarf on an outer hex",
+        "dead": "dead",
+        "lost": "lost",
+        "you": "you",
+        "turn_of": "Turn",
+        "match_over": "Match over",
+        "attack": "Attack",
+        "fire_line": "Fire line",
+        "crossbow_row": "Crossbow row",
+        "playing": "Playing",
+    },
+    "de": {
+        "dragon": "Drache",
+        "dwarves": "Zwerge",
+        "warrior": "Krieger",
+        "crossbowman": "Armbrustschütze",
+        "trapper": "Fallensteller",
+        "scales": "Schuppenpanzer",
+        "flight": "Flug",
+        "movement": "Bewegung",
+        "fire": "Feueratem",
+        "hand": "Deine Handkarten",
+        "hand_size": "Handkarten",
+        "deck_size": "Nachziehstapel",
+        "discards": "Abgeworfen",
+        "leg": "Etappe",
+        "legs_won": "Gewonnene Etappen",
+        "wounds_inflicted": "Zugefügte Wunden",
+        "actions": "Verbleibende Aktionen",
+        "draw": "2 Karten ziehen",
+        "fury": "Raserei (Krieger erhält 1 Wunde, +1 Aktion)",
+        "fury_used": "Raserei verbraucht",
+        "free": "Drachen aus dem Netz befreien (beide Aktionen)",
+        "netted": "Im Netz",
+        "done": "Karte abschließen",
+        "attack_one": "Mit einem Zwerg angreifen",
+        "accept": "Wunden hinnehmen",
+        "defend_prompt": "Du wirst angegriffen. Wehre Angriffe mit Verteidigungskarten ab:",
+        "block": "Abwehren",
+        "wound_prompt": "Verteile die Wunden des Drachen: klicke eine Fähigkeit an",
+        "wounds_left": "Noch zu verteilende Wunden",
+        "discard_prompt": "Handkartenlimit 6: wirf eine Karte ab",
+        "exchange": "Startkarten austauschen",
+        "keep": "Startkarten behalten",
+        "place_prompt": "Stelle deinen Zwerg auf ein äußeres Feld",
+        "dead": "tot",
+        "lost": "verloren",
+        "you": "du",
+        "turn_of": "Am Zug",
+        "match_over": "Partie beendet",
+        "attack": "Angriff",
+        "fire_line": "Feuerlinie",
+        "crossbow_row": "Schusslinie",
+        "playing": "Gespielt",
+    },
+}
+
+
+def _loc(locale: Locale) -> str:
+    return "de" if locale == "de" else "en"

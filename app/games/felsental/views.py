@@ -1,0 +1,160 @@
+"""The per-seat view: the only place hidden information (hands, draw piles) is removed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.engine.protocol import JSON, Seat
+from app.games.felsental.board import (
+    CARDS,
+    DIRECTIONS,
+    DRAGON_FIELDS,
+    DWARF_FIELDS,
+    DWARVES,
+    HAND_LIMIT,
+    HEXES,
+    TRACKS,
+    CardId,
+    Role,
+)
+from app.games.felsental.rules import crossbow_row, fire_line, match_score, to_act
+from app.games.felsental.state import FelsState, Phase
+from app.games.felsental.text import option_label
+
+HEX_SIZE = 40
+
+
+def card_view(card: CardId) -> JSON:
+    return {
+        "id": card,
+        "options": [
+            {
+                "opt": str(o.opt),
+                "value": o.value,
+                "label": {"en": option_label(o, "en"), "de": option_label(o, "de")},
+            }
+            for o in CARDS[card].options
+        ],
+    }
+
+
+def view(state: FelsState, seat: Seat | None) -> JSON:
+    """Everything public, plus the viewer's own hand; never a draw pile's content."""
+    viewer_role = None if seat not in (0, 1) else state.role_of(seat)
+    legs, wounds = match_score(state)
+    occupants: dict[str, str] = {state.dragon_hex: "dragon"}
+    for dwarf in DWARVES:
+        hex_id = state.dwarf_hex(dwarf)
+        if hex_id is not None:
+            occupants[hex_id] = f"dwarf-{dwarf}"
+    hexes = []
+    for h in HEXES:
+        x, y = h.pixel(HEX_SIZE)
+        hexes.append({"id": h.id, "x": round(x, 2), "y": round(y, 2), "occupant": occupants.get(h.id)})
+    cards: dict[str, Any] = {}
+    for role in Role:
+        side = state.side(role)
+        cards[str(role)] = {
+            "hand_size": len(side.hand),
+            "deck_size": len(side.deck),
+            "discard": [card_view(c) for c in side.discard],
+            "seat": state.seat_of(role),
+        }
+    own = state.side(viewer_role) if viewer_role is not None else None
+    over = state.phase is Phase.OVER
+    return {
+        "leg": state.leg,
+        "legs": state.legs,
+        "phase": str(state.phase),
+        "over": over,
+        "dragon_seat": state.dragon_seat,
+        "dwarf_seat": state.seat_of(Role.DWARVES),
+        "viewer_role": None if viewer_role is None else str(viewer_role),
+        "active": str(state.active),
+        "active_seat": state.seat_of(state.active),
+        "actions": state.actions,
+        "to_act": sorted(to_act(state)),
+        "score": {"legs": list(legs), "wounds": list(wounds)},
+        "results": [
+            {
+                "leg": i + 1,
+                "dragon_seat": r.dragon_seat,
+                "winner": str(r.winner),
+                "winner_seat": r.winner_seat(),
+                "dragon_wounds": r.dragon_wounds,
+                "dwarf_wounds": r.dwarf_wounds,
+            }
+            for i, r in enumerate(state.results)
+        ],
+        "hex_size": HEX_SIZE,
+        "hexes": hexes,
+        "dragon": {
+            "hex": state.dragon_hex,
+            "netted": state.netted,
+            "dead": state.dragon_dead,
+            "tracks": [
+                {
+                    "track": str(t),
+                    "fields": DRAGON_FIELDS[t],
+                    "wounds": state.track(t),
+                    "lost": state.track_full(t),
+                }
+                for t in TRACKS
+            ],
+        },
+        "dwarves": [
+            {
+                "name": str(d),
+                "hex": state.dwarf_hex(d),
+                "wounds": state.wounds_of(d),
+                "fields": DWARF_FIELDS[d],
+                "alive": state.is_alive(d),
+            }
+            for d in DWARVES
+        ],
+        "netted": state.netted,
+        "fury_used": state.fury_used,
+        "cards": cards,
+        "hand": None if own is None else [card_view(c) for c in own.hand],
+        "must_discard": (
+            own is not None and state.active is viewer_role and len(own.hand) > HAND_LIMIT and not over
+        ),
+        "play": _play_view(state),
+        "attack": _attack_view(state),
+        "to_place": state.to_place,
+        "fire_lines": {str(i): list(fire_line(state, i)) for i in range(len(DIRECTIONS))},
+        "crossbow_row": None if (row := crossbow_row(state)) is None else list(row),
+    }
+
+
+def _play_view(state: FelsState) -> JSON | None:
+    play = state.play
+    if play is None:
+        return None
+    return {
+        "card": card_view(play.card),
+        "option": str(play.opt),
+        "value": play.value,
+        "selected": None if play.selected is None else str(play.selected),
+        "moved": [str(d) for d in play.moved],
+    }
+
+
+def _attack_view(state: FelsState) -> JSON | None:
+    attack = state.attack
+    if attack is None:
+        return None
+    option = CARDS[attack.card].option(attack.opt)
+    return {
+        "by": str(attack.by),
+        "card": card_view(attack.card),
+        "option": str(attack.opt),
+        "value": attack.value,
+        "label": None
+        if option is None
+        else {"en": option_label(option, "en"), "de": option_label(option, "de")},
+        "dwarves": [str(d) for d in attack.dwarves],
+        "blocks": [{"dwarf": str(d), "card": card_view(c)} for d, c in attack.blocks],
+        "direction": attack.direction,
+        "line": [] if attack.direction is None else list(fire_line(state, attack.direction)),
+    }
