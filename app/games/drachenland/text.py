@@ -1,0 +1,248 @@
+"""Log lines and the board's UI strings in English and German (terms of the German rules)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.engine.protocol import Event, Locale
+
+TILE_NAMES: dict[Locale, dict[str, str]] = {
+    "en": {
+        "REROLL": "Reroll",
+        "BOATMAN": "Boatman",
+        "QUICK_STEPS": "Quick Steps",
+        "KING_RED": "Red King Dragon",
+        "KING_GREEN": "Green King Dragon",
+        "KING_BLUE": "Blue King Dragon",
+        "SMALL_DRAGON": "Small Dragon",
+        "MAGIC_HAND": "Magic Hand",
+        "RING": "Ring",
+    },
+    "de": {
+        "REROLL": "Neu Würfeln",
+        "BOATMAN": "Bootsmann",
+        "QUICK_STEPS": "Schnelle Schritte",
+        "KING_RED": "Roter Königsdrache",
+        "KING_GREEN": "Grüner Königsdrache",
+        "KING_BLUE": "Blauer Königsdrache",
+        "SMALL_DRAGON": "Kleiner Drache",
+        "MAGIC_HAND": "Magische Hand",
+        "RING": "Ring",
+    },
+}
+
+COLOUR_ADJ: dict[Locale, dict[str, str]] = {
+    "en": {"red": "red", "green": "green", "blue": "blue", "clear": "clear"},
+    "de": {"red": "rote", "green": "grüne", "blue": "blaue", "clear": "transparente"},
+}
+GEM_NAMES: dict[Locale, dict[str, tuple[str, str]]] = {
+    "en": {
+        "red": ("ruby", "rubies"),
+        "green": ("emerald", "emeralds"),
+        "blue": ("sapphire", "sapphires"),
+        "clear": ("clear gem", "clear gems"),
+    },
+    "de": {
+        "red": ("Rubin", "Rubine"),
+        "green": ("Smaragd", "Smaragde"),
+        "blue": ("Saphir", "Saphire"),
+        "clear": ("transparenten Edelstein", "transparente Edelsteine"),
+    },
+}
+
+UI_TEXT: dict[Locale, dict[str, str]] = {
+    "en": {
+        "board": "Drachenland board",
+        "dice": "Dice",
+        "die_a": "Die A",
+        "die_b": "Die B",
+        "used": "used",
+        "roll": "Roll the dice",
+        "reroll": "Play Reroll",
+        "choose": "Choose figure",
+        "choose_die": "with die",
+        "enter": "Enter figure",
+        "start_round": "Start round: walk one figure up to {n} spaces from an entrance",
+        "budget": "Steps left",
+        "quick": "Play Quick Steps (+3)",
+        "boat": "Boatman across",
+        "fly": "Fly with the king dragon to",
+        "call": "Call the king dragon",
+        "power_die": "using the 4",
+        "power_small": "using a Small Dragon",
+        "end": "End movement",
+        "gems": "Take all gems of the figure's colour",
+        "clear": "Take a clear gem",
+        "egg": "Take a dragon egg",
+        "ring": "Put on a magic ring",
+        "hand": "Play Magic Hand (one more treasure)",
+        "pass": "Take nothing more",
+        "eggs_left": "Eggs on the board",
+        "screen": "Behind the screen",
+        "hidden": "hidden",
+        "tiles": "Tiles",
+        "rings": "Rings",
+        "off_board": "Off the board",
+        "active": "Active figure",
+        "phase_start": "Start round",
+        "phase_roll": "Roll the dice",
+        "phase_choose1": "Choose the first figure and its die",
+        "phase_move": "Movement",
+        "phase_treasure": "Treasure",
+        "phase_choose2": "Choose the second figure (or confirm to skip it)",
+        "phase_done": "Confirm to end the turn",
+        "phase_over": "Game over",
+        "score": "Score",
+        "sets": "sets",
+        "eggs": "Eggs",
+        "face_down": "face-down tile",
+        "entrance": "Entrance",
+        "volcano": "Volcano",
+        "space": "Space",
+        "gem_red": "rubies",
+        "gem_green": "emeralds",
+        "gem_blue": "sapphires",
+        "gem_clear": "clear gems",
+        "turn_of": "Turn",
+    },
+    "de": {
+        "board": "Spielplan Drachenland",
+        "dice": "Würfel",
+        "die_a": "Würfel A",
+        "die_b": "Würfel B",
+        "used": "benutzt",
+        "roll": "Würfeln",
+        "reroll": "Neu Würfeln ausspielen",
+        "choose": "Figur wählen",
+        "choose_die": "mit Würfel",
+        "enter": "Figur einsetzen",
+        "start_round": "Startrunde: eine Figur von einem Eingang bis zu {n} Felder weit ziehen",
+        "budget": "Übrige Schritte",
+        "quick": "Schnelle Schritte ausspielen (+3)",
+        "boat": "Mit dem Bootsmann über",
+        "fly": "Mit dem Königsdrachen fliegen nach",
+        "call": "Königsdrachen rufen",
+        "power_die": "mit der 4",
+        "power_small": "mit einem Kleinen Drachen",
+        "end": "Bewegung beenden",
+        "gems": "Alle Edelsteine in der Farbe der Figur nehmen",
+        "clear": "Einen transparenten Edelstein nehmen",
+        "egg": "Ein Drachenei nehmen",
+        "ring": "Einen Zauberring anlegen",
+        "hand": "Magische Hand ausspielen (ein weiterer Schatz)",
+        "pass": "Nichts mehr nehmen",
+        "eggs_left": "Dracheneier auf dem Plan",
+        "screen": "Hinter dem Sichtschirm",
+        "hidden": "verdeckt",
+        "tiles": "Plättchen",
+        "rings": "Ringe",
+        "off_board": "Außerhalb des Plans",
+        "active": "Aktive Figur",
+        "phase_start": "Startrunde",
+        "phase_roll": "Würfeln",
+        "phase_choose1": "Erste Figur und ihren Würfel wählen",
+        "phase_move": "Bewegung",
+        "phase_treasure": "Schätze aufnehmen",
+        "phase_choose2": "Zweite Figur wählen (oder mit Bestätigen auslassen)",
+        "phase_done": "Bestätigen beendet den Zug",
+        "phase_over": "Spielende",
+        "score": "Punkte",
+        "sets": "Sätze",
+        "eggs": "Eier",
+        "face_down": "verdecktes Plättchen",
+        "entrance": "Eingang",
+        "volcano": "Vulkan",
+        "space": "Feld",
+        "gem_red": "Rubine",
+        "gem_green": "Smaragde",
+        "gem_blue": "Saphire",
+        "gem_clear": "transparente Edelsteine",
+        "turn_of": "Am Zug",
+    },
+}
+UI_TEXT["en"] |= {f"tile_{k}": v for k, v in TILE_NAMES["en"].items()}
+UI_TEXT["de"] |= {f"tile_{k}": v for k, v in TILE_NAMES["de"].items()}
+
+
+def describe(event: Event, locale: Locale) -> str:
+    """The log line for one event."""
+    loc = "de" if locale == "de" else "en"
+    d: Mapping[str, Any] = event.data
+    who = f"Spieler {d['seat'] + 1}" if loc == "de" and "seat" in d else f"Player {d.get('seat', 0) + 1}"
+    fig = _figure(d.get("colour", ""), loc)
+    kind = event.kind
+    if kind == "rolled":
+        a, b = d["dice"]
+        if loc == "de":
+            return f"{who} würfelt {'neu ' if d['reroll'] else ''}{a} und {b}"
+        return f"{who} {'rerolls' if d['reroll'] else 'rolls'} {a} and {b}"
+    if kind == "chose":
+        if "steps" in d:
+            if loc == "de":
+                return f"{who} setzt die {fig} ein ({d['steps']} Felder)"
+            return f"{who} enters the {fig} ({d['steps']} spaces)"
+        if loc == "de":
+            return f"{who} zieht die {fig} mit der {d['die']}"
+        return f"{who} moves the {fig} with the {d['die']}"
+    if kind == "walked":
+        if loc == "de":
+            return f"{who}: {fig} zieht {d['steps']} Felder von {d['from']} nach {d['to']}"
+        return f"{who}: {fig} walks {d['steps']} from {d['from']} to {d['to']}"
+    if kind == "ferried":
+        if loc == "de":
+            return f"{who}: Bootsmann bringt die {fig} von {d['from']} nach {d['to']}"
+        return f"{who}: the Boatman ferries the {fig} from {d['from']} to {d['to']}"
+    if kind == "flew":
+        if loc == "de":
+            return f"{who}: {fig} fliegt mit dem Königsdrachen von {d['from']} nach {d['to']}"
+        return f"{who}: the {fig} flies with the king dragon from {d['from']} to {d['to']}"
+    if kind == "called":
+        if loc == "de":
+            return f"{who} ruft den {_king(d['colour'], loc)} von {d['from']} nach {d['to']}"
+        return f"{who} calls the {_king(d['colour'], loc)} from {d['from']} to {d['to']}"
+    if kind == "revealed":
+        name = TILE_NAMES[loc][d["tile"]]
+        if loc == "de":
+            return f"Auf {d['volcano']} wird aufgedeckt: {name}"
+        return f"{d['volcano']} reveals: {name}"
+    if kind == "tile_played":
+        name = TILE_NAMES[loc][d["tile"]]
+        return f"{who} spielt {name} aus" if loc == "de" else f"{who} plays {name}"
+    if kind == "took_gems":
+        single, plural = GEM_NAMES[loc][d["gem"]]
+        n = d["count"]
+        if loc == "de":
+            return f"{who}: {fig} nimmt auf {d['volcano']} {n} {single if n == 1 else plural}"
+        return f"{who}: the {fig} takes {n} {single if n == 1 else plural} on {d['volcano']}"
+    if kind == "took_egg":
+        extra = ""
+        if d.get("tile"):
+            name = TILE_NAMES[loc][d["tile"]]
+            extra = f" und das Plättchen {name}" if loc == "de" else f" and the {name} tile"
+        if loc == "de":
+            return f"{who}: {fig} nimmt auf {d['volcano']} ein Drachenei{extra}"
+        return f"{who}: the {fig} takes a dragon egg{extra} on {d['volcano']}"
+    if kind == "put_ring":
+        if loc == "de":
+            return f"{who}: {fig} erhält auf {d['volcano']} einen Zauberring"
+        return f"{who}: the {fig} puts on a magic ring on {d['volcano']}"
+    if kind == "turn_ended":
+        nxt = d["next"] + 1
+        return f"Spieler {nxt} ist am Zug" if loc == "de" else f"Player {nxt} to play"
+    if kind == "game_over":
+        scores = ", ".join(str(int(s)) for s in d["scores"])
+        return f"Spielende – Punkte: {scores}" if loc == "de" else f"Game over – scores: {scores}"
+    return kind
+
+
+def _figure(colour: str, loc: Locale) -> str:
+    if not colour:
+        return ""
+    return f"{COLOUR_ADJ[loc][colour]} Figur" if loc == "de" else f"{colour} figure"
+
+
+def _king(colour: str, loc: Locale) -> str:
+    if loc == "de":
+        return {"red": "roten", "green": "grünen", "blue": "blauen"}[colour] + " Königsdrachen"
+    return TILE_NAMES[loc][f"KING_{colour.upper()}"]
