@@ -1,0 +1,365 @@
+"""The move path: pending, undo, confirm, optimistic locking, idempotent requests, views."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import random
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.models import LoggedMove, Match
+from app.db.session import make_engine, make_sessionmaker
+from app.engine.protocol import Move
+from app.engine.replay import rebuild
+from app.services import matches
+from app.services.errors import (
+    Forbidden,
+    IllegalMoveError,
+    InvalidInput,
+    NotYourTurn,
+    StaleVersion,
+)
+from app.services.schemas import MatchView, MoveResult, UserOut
+from tests.conftest import MakeUser
+from tests.support.db import new_request_id, start_toy_match
+from tests.support.toygame import TOY
+
+
+async def _two_player_match(db: AsyncSession, make_user: MakeUser) -> tuple[int, UserOut, UserOut]:
+    alice, bob = await make_user(), await make_user()
+    return await start_toy_match(db, [alice, bob]), alice, bob
+
+
+async def _move(db: AsyncSession, match_id: int, user: UserOut, move: str, version: int) -> MoveResult:
+    return await matches.submit_move(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        move=move,
+        expected_version=version,
+        request_id=new_request_id(),
+        locale="en",
+    )
+
+
+async def _confirm(db: AsyncSession, match_id: int, user: UserOut, version: int) -> MoveResult:
+    return await matches.confirm_turn(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        expected_version=version,
+        request_id=new_request_id(),
+        locale="en",
+    )
+
+
+async def _view(db: AsyncSession, match_id: int, user: UserOut | None) -> MatchView:
+    return await matches.get_match(db, match_id=match_id, viewer_id=user.id if user else None, locale="en")
+
+
+async def _log_count(db: AsyncSession, match_id: int) -> int:
+    return (
+        await db.scalar(select(func.count()).select_from(LoggedMove).where(LoggedMove.match_id == match_id))
+        or 0
+    )
+
+
+async def test_a_legal_move_stays_pending_for_its_seat_only(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    before = await _view(db, match_id, alice)
+    assert before.viewer_seat == 0 and before.to_act == [0]
+    assert before.legal[-1] == "confirm" and before.can_confirm and not before.can_undo
+    card = before.legal[0]
+
+    result = await _move(db, match_id, alice, card, before.version)
+    assert not result.committed and result.version == before.version + 1
+    assert result.match.can_undo
+    assert len(result.match.view["hand"]) == 2
+    assert [e.pending for e in result.match.log] == [True]
+    assert await _log_count(db, match_id) == 0  # nothing committed yet
+
+    others = await _view(db, match_id, bob)
+    assert others.view["hand_sizes"] == [3, 3]  # the committed state
+    assert not any(e.pending for e in others.log) and others.log == []
+    assert not others.can_undo and others.legal == []
+
+
+async def test_pending_move_then_undo(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, _ = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    played = await _move(db, match_id, alice, start.legal[0], start.version)
+    undone = await matches.undo_move(
+        db,
+        match_id=match_id,
+        user_id=alice.id,
+        expected_version=played.version,
+        request_id=new_request_id(),
+        locale="en",
+    )
+    assert not undone.committed and not undone.match.can_undo
+    assert undone.match.view == start.view and undone.match.legal == start.legal
+    with pytest.raises(IllegalMoveError, match="nothing to undo"):
+        await matches.undo_move(
+            db,
+            match_id=match_id,
+            user_id=alice.id,
+            expected_version=undone.version,
+            request_id=new_request_id(),
+            locale="en",
+        )
+
+
+async def test_confirm_commits_pending_and_passes_the_turn(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    played = await _move(db, match_id, alice, start.legal[0], start.version)
+    done = await _confirm(db, match_id, alice, played.version)
+    assert done.committed and done.version == played.version + 1
+    assert done.match.to_act == [1] and not done.match.can_undo and done.match.legal == []
+    assert len(done.match.view["hand"]) == 3
+    assert await _log_count(db, match_id) == 2  # the play and the confirm
+    assert (await _view(db, match_id, bob)).legal[-1] == "confirm"
+    with pytest.raises(IllegalMoveError, match="nothing to undo"):
+        await matches.undo_move(
+            db,
+            match_id=match_id,
+            user_id=alice.id,
+            expected_version=done.version,
+            request_id=new_request_id(),
+            locale="en",
+        )
+
+
+async def test_stale_version_is_refused(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, _ = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    await _move(db, match_id, alice, start.legal[0], start.version)
+    with pytest.raises(StaleVersion) as caught:
+        await _move(db, match_id, alice, "confirm", start.version)
+    assert caught.value.current_version == start.version + 1 and caught.value.status == 409
+
+
+async def test_same_request_id_applies_once(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    request_id = new_request_id()
+    args = {
+        "match_id": match_id,
+        "user_id": alice.id,
+        "move": start.legal[0],
+        "request_id": request_id,
+        "locale": "en",
+    }
+    first = await matches.submit_move(db, expected_version=start.version, **args)  # type: ignore[arg-type]
+    again = await matches.submit_move(db, expected_version=start.version, **args)  # type: ignore[arg-type]
+    assert again == first
+    assert (await _view(db, match_id, alice)).version == start.version + 1
+    with pytest.raises(Exception, match="already used"):
+        await matches.submit_move(
+            db,
+            match_id=match_id,
+            user_id=bob.id,
+            move="confirm",
+            expected_version=first.version,
+            request_id=request_id,
+            locale="en",
+        )
+
+
+@pytest.mark.parametrize("same_request", [True, False], ids=["same-request-id", "different-request-ids"])
+async def test_concurrent_twins_apply_once(
+    sessionmaker: async_sessionmaker[AsyncSession], make_user: MakeUser, db: AsyncSession, same_request: bool
+) -> None:
+    match_id, alice, _ = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    shared = new_request_id()
+
+    async def attempt() -> MoveResult | StaleVersion:
+        async with sessionmaker() as session:
+            try:
+                return await matches.submit_move(
+                    session,
+                    match_id=match_id,
+                    user_id=alice.id,
+                    move=start.legal[0],
+                    expected_version=start.version,
+                    request_id=shared if same_request else new_request_id(),
+                    locale="en",
+                )
+            except StaleVersion as error:
+                return error
+
+    outcomes = await asyncio.gather(attempt(), attempt())
+    answers = [o for o in outcomes if isinstance(o, MoveResult)]
+    stale = [o for o in outcomes if isinstance(o, StaleVersion)]
+    after = await _view(db, match_id, alice)
+    assert after.version == start.version + 1  # exactly one applied
+    assert len([e for e in after.log if e.pending]) == 1
+    if same_request:
+        assert len(answers) == 2 or len(stale) == 1
+        if len(answers) == 2:
+            assert answers[0] == answers[1]
+    else:
+        assert len(answers) == 1 and len(stale) == 1
+
+
+async def test_wrong_seat_and_strangers_are_refused(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, _, bob = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, bob)
+    with pytest.raises(NotYourTurn, match="not your turn") as caught:
+        await _move(db, match_id, bob, "confirm", start.version)
+    assert caught.value.status == 403
+    stranger = await make_user()
+    with pytest.raises(Forbidden, match="do not play"):
+        await _move(db, match_id, stranger, "confirm", start.version)
+
+
+async def test_illegal_and_malformed_moves_carry_the_reason(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, _ = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    missing = next(v for v in range(1, 10) if v not in start.view["hand"])
+    with pytest.raises(IllegalMoveError, match=f"'play:{missing}' is not a legal move now") as caught:
+        await _move(db, match_id, alice, f"play:{missing}", start.version)
+    assert caught.value.status == 422
+    with pytest.raises(IllegalMoveError, match="malformed move"):
+        await _move(db, match_id, alice, "play:<b>", start.version)
+    assert (await _view(db, match_id, alice)).version == start.version  # nothing changed
+
+
+async def test_pending_survives_a_restart(database_url: str, db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, _ = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    played = await _move(db, match_id, alice, start.legal[0], start.version)
+    await db.close()
+
+    engine = make_engine(database_url)  # a fresh engine, as after a restart or on another worker
+    try:
+        async with make_sessionmaker(engine)() as fresh:
+            view = await _view(fresh, match_id, alice)
+            assert view.can_undo and view.version == played.version and view.view == played.match.view
+            done = await _confirm(fresh, match_id, alice, view.version)
+            assert done.committed and await _log_count(fresh, match_id) == 2
+    finally:
+        await engine.dispose()
+
+
+async def test_log_shows_a_drawn_hand_only_to_its_owner(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    played = await _move(db, match_id, alice, start.legal[0], start.version)
+    await _confirm(db, match_id, alice, played.version)
+    kinds = {
+        "alice": [e.kind for e in (await _view(db, match_id, alice)).log],
+        "bob": [e.kind for e in (await _view(db, match_id, bob)).log],
+        "spectator": [e.kind for e in (await _view(db, match_id, None)).log],
+    }
+    assert kinds["alice"] == ["played", "drew", "drew_cards"]
+    assert kinds["bob"] == kinds["spectator"] == ["played", "drew"]
+    alice_log = (await _view(db, match_id, alice)).log
+    assert alice_log[-1].text.startswith("You drew")
+
+
+async def _play_to_the_end(db: AsyncSession, match_id: int, users: list[UserOut], seed: int) -> MatchView:
+    chooser = random.Random(seed)
+    for _ in range(500):
+        spectator = await _view(db, match_id, None)
+        if spectator.status != "active":
+            return spectator
+        user = users[spectator.to_act[0]]
+        view = await _view(db, match_id, user)
+        if view.can_undo and chooser.random() < 0.2:
+            await matches.undo_move(
+                db,
+                match_id=match_id,
+                user_id=user.id,
+                expected_version=view.version,
+                request_id=new_request_id(),
+                locale="en",
+            )
+            continue
+        await _move(db, match_id, user, chooser.choice(view.legal), view.version)
+    raise AssertionError("the toy game did not end")
+
+
+async def test_replay_of_every_step_equals_the_snapshot(db: AsyncSession, make_user: MakeUser) -> None:
+    users = [await make_user(), await make_user(), await make_user()]
+    match_id = await start_toy_match(db, users)
+    final = await _play_to_the_end(db, match_id, users, seed=7)
+    assert final.status == "finished" and final.outcome is not None
+    assert [s.rank for s in final.seats] == final.outcome.ranks
+
+    row = await db.scalar(select(Match).where(Match.id == match_id))
+    assert row is not None and row.seed is not None and row.state is not None
+    logged = list(
+        await db.scalars(select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq))
+    )
+    assert [m.seq for m in logged] == list(range(1, len(logged) + 1))
+    last = rebuild(TOY, 3, row.options, row.seed, [(m.seat, Move.parse(m.move)) for m in logged])
+    assert TOY.format_position(last.state) == row.state
+    assert last.rng_counter == row.rng_counter
+
+    for step in range(len(logged) + 1):
+        shown = await matches.replay(db, match_id=match_id, viewer_id=users[1].id, step=step, locale="en")
+        assert shown.step == step and shown.steps == len(logged)
+        assert shown.seat == (logged[step - 1].seat if step else None)
+    assert shown.view == (await _view(db, match_id, users[1])).view
+    assert (
+        await matches.replay(db, match_id=match_id, viewer_id=None, step=10_000, locale="en")
+    ).step == len(logged)
+
+
+async def test_no_seed_or_hidden_data_reaches_another_seat(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob = await make_user(), await make_user()
+    match_id = await start_toy_match(db, [alice, bob])
+    start = await _view(db, match_id, alice)
+    played = await _move(db, match_id, alice, start.legal[0], start.version)
+    await _confirm(db, match_id, alice, played.version)
+    bob_view = await _view(db, match_id, bob)
+    await _move(db, match_id, bob, bob_view.legal[0], bob_view.version)  # bob's pending decision
+
+    row = await db.scalar(select(Match).where(Match.id == match_id))
+    assert row is not None and row.seed is not None and row.state is not None
+    state = TOY.parse_position(row.state)
+    secrets_ = [
+        row.seed.hex(),
+        base64.b64encode(row.seed).decode(),
+        base64.urlsafe_b64encode(row.seed).decode(),
+        row.state,
+    ]
+    for viewer, seat in [(alice, 0), (None, None)]:
+        shown = [await _view(db, match_id, viewer)]
+        shown += [
+            await matches.replay(
+                db, match_id=match_id, viewer_id=viewer.id if viewer else None, step=s, locale="en"
+            )
+            for s in range(4)
+        ]
+        for item in shown:
+            text = item.model_dump_json()
+            assert not any(s in text for s in secrets_)
+            assert "You drew" not in text or seat == 0
+            assert '"pending":true' not in text  # bob's pending play is his alone
+            if seat is None:
+                assert item.view["hand"] is None
+            elif isinstance(item, MatchView):
+                assert item.view["hand"] == list(state.hands[0])
+    alice_now = await _view(db, match_id, alice)
+    assert alice_now.view["hand_sizes"][1] == 3  # bob's pending play is not applied for alice
+
+
+async def test_chat_is_for_players(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    await matches.post_message(db, match_id=match_id, user_id=alice.id, text="  good luck  ")
+    await matches.post_message(db, match_id=match_id, user_id=bob.id, text="<b>thanks</b>")
+    said = await matches.list_messages(db, match_id=match_id, user_id=bob.id)
+    assert [(m.name, m.text) for m in said] == [(alice.name, "good luck"), (bob.name, "<b>thanks</b>")]
+    stranger = await make_user()
+    with pytest.raises(Forbidden):
+        await matches.post_message(db, match_id=match_id, user_id=stranger.id, text="hi")
+    with pytest.raises(Forbidden):
+        await matches.list_messages(db, match_id=match_id, user_id=stranger.id)
+    with pytest.raises(InvalidInput, match="empty"):
+        await matches.post_message(db, match_id=match_id, user_id=alice.id, text="   ")
