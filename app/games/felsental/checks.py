@@ -33,7 +33,7 @@ def invariants(state: FelsState) -> None:
     wd = state.dragon_wounds
     assert all(0 <= w <= m for w, m in zip(wd, _DRAGON_MAX, strict=True)), f"dragon wounds {wd}"
     assert wd[0] == _DRAGON_MAX[0] or not any(wd[1:]), "wounds past the scales before the scales are full"
-    placing = state.phase is Phase.PLACE
+    placing = state.phase in (Phase.EXCHANGE, Phase.PLACE)
     for wounds, most, hex_id in zip(state.dwarf_wounds, _DWARF_MAX, state.dwarf_hexes, strict=True):
         assert 0 <= wounds <= most, f"dwarf wounds {state.dwarf_wounds}"
         assert (hex_id is None) == (wounds == most) or (placing and hex_id is None), (
