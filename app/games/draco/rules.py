@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
+from itertools import chain
 
 from app.engine.protocol import CONFIRM, Event, IllegalMove, Move, Options, Outcome, Seat
 from app.engine.rng import Rng
@@ -121,45 +122,41 @@ def scoring_kind(state: DracoState, origin: int, target: int) -> ScoringKind | N
 
 
 def invariants(state: DracoState) -> None:
-    """Everything that must hold in every reachable state."""
-    track = state.track
+    """Everything that must hold in every reachable state (self-play calls this after each move)."""
     n = state.players
+    phase = state.phase
     assert MIN_PLAYERS <= n <= MAX_PLAYERS
     assert len(state.positions) == len(DRAGONS)
-    assert all(0 <= p <= last_index(track) for p in state.positions)
+    assert min(state.positions) >= 0 and max(state.positions) <= last_index(state.track)
     assert len(state.hands) == len(state.piles) == len(state.scores) == n
-    cards = [*state.deck]
-    for hand in state.hands:
-        cards.extend(hand)
-        assert len(hand) <= HAND_SIZE, "a hand never holds more than six cards"
-        assert hand == tuple(sorted(hand))
-    for pile in state.piles:
-        assert pile, "every player rides a dragon"
-        cards.extend(pile)
-    if state.phase is Phase.MOUNT:
-        assert state.play is not None
-        cards.append(state.play.card)
-    # dict equality runs in C (Counter.__eq__ would loop in Python); self-play calls this a lot.
-    assert dict.__eq__(Counter(cards), _FULL_DECK), "the 110 cards are conserved"
-    tops = [pile[-1].dragon_index for pile in state.piles]
-    assert len(set(tops)) == n, "no two players ride the same dragon"
-    assert all(score >= 0 for score in state.scores), "the -2 convention keeps totals >= 0"
     assert 0 <= state.active < n
     for seat, hand in enumerate(state.hands):
-        if seat != state.active or state.phase is Phase.PLAY:
-            assert hand or state.phase is Phase.OVER, "nobody starts a turn without cards"
+        assert len(hand) <= HAND_SIZE, "a hand never holds more than six cards"
+        assert hand == tuple(sorted(hand))
+        if not hand:
+            assert seat == state.active and phase is not Phase.PLAY, "nobody starts a turn without cards"
+    assert all(state.piles), "every player rides a dragon"
+    cards = Counter(chain(state.deck, *state.hands, *state.piles))
+    if phase is Phase.MOUNT:
+        assert state.play is not None
+        cards[state.play.card] += 1
+    # dict equality runs in C (Counter.__eq__ would loop in Python).
+    assert dict.__eq__(cards, _FULL_DECK), "the 110 cards are conserved"
+    tops = {pile[-1].dragon_index for pile in state.piles}
+    assert len(tops) == n, "no two players ride the same dragon"
+    assert min(state.scores) >= 0, "the -2 convention keeps totals >= 0"
     summit = state.summit_count()
     assert summit <= GAME_END_SUMMIT_DRAGONS
-    if state.phase in (Phase.ENDING, Phase.OVER):
+    if phase is Phase.ENDING or phase is Phase.OVER:
         assert summit == GAME_END_SUMMIT_DRAGONS
     elif summit == GAME_END_SUMMIT_DRAGONS:
-        assert state.phase is Phase.MOUNT, "the third summit arrival ends the game"
-    assert (state.play is None) == (state.phase in (Phase.PLAY, Phase.OVER))
-    if state.play is not None:
-        assert state.positions[state.play.card.dragon_index] == state.play.target
-    if state.phase is Phase.MOUNT:
-        assert state.play is not None and state.play.was_last
-        assert state.play.card.dragon_index not in tops
+        assert phase is Phase.MOUNT, "the third summit arrival ends the game"
+    play = state.play
+    assert (play is None) == (phase is Phase.PLAY or phase is Phase.OVER)
+    if play is not None:
+        assert state.positions[play.card.dragon_index] == play.target
+        if phase is Phase.MOUNT:
+            assert play.was_last and play.card.dragon_index not in tops
 
 
 # --- private helpers -------------------------------------------------------------------------
@@ -252,14 +249,12 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
             pieces=(piece,),
         )
     ]
-    play = Play(card, origin, target, was_last)
-    moved = replace(state, positions=positions, hands=hands, play=play)
     own = state.rider_index(seat)
     rider = state.riders().get(d)
     pile = state.piles[seat]
     if rider is not None and rider != seat:
         # (a) Another player rides it: nobody changes; the card goes under the own pile.
-        moved = replace(moved, piles=_set(state.piles, seat, (card, *pile)))
+        piles = _set(state.piles, seat, (card, *pile))
         events.append(
             Event(
                 "rider_kept",
@@ -275,7 +270,7 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
         )
     elif d == own:
         # (b) The own dragon: stay on it, card on top.
-        moved = replace(moved, piles=_set(state.piles, seat, (*pile, card)))
+        piles = _set(state.piles, seat, (*pile, card))
         events.append(
             Event(
                 "rider_kept",
@@ -285,7 +280,7 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
         )
     elif not was_last:
         # (c) Unridden and not last: the player must switch to it.
-        moved = replace(moved, piles=_set(state.piles, seat, (*pile, card)))
+        piles = _set(state.piles, seat, (*pile, card))
         events.append(_changed(seat, d, own, chosen=False))
     else:
         # (d) Unridden and last (ties included): the player chooses; scoring waits.
@@ -296,7 +291,10 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
                 pieces=(piece, _dragon_piece(own)),
             )
         )
-        return replace(moved, phase=Phase.MOUNT), events
+        play = Play(card, origin, target, was_last)
+        return replace(state, positions=positions, hands=hands, play=play, phase=Phase.MOUNT), events
+    play = Play(card, origin, target, was_last)
+    moved = replace(state, positions=positions, hands=hands, piles=piles, play=play, phase=Phase.DISCARD)
     return _score(moved, events)
 
 
@@ -344,7 +342,7 @@ def _score(state: DracoState, events: list[Event]) -> tuple[DracoState, list[Eve
     assert play is not None
     kind = scoring_kind(state, play.origin, play.target)
     if kind is None:
-        return replace(state, phase=Phase.DISCARD), events
+        return (state if state.phase is Phase.DISCARD else replace(state, phase=Phase.DISCARD)), events
     track = state.track
     gains: list[int] = []
     blocked: list[Seat] = []

@@ -150,7 +150,9 @@ def test_no_two_players_ever_ride_the_same_dragon() -> None:
     state = position(hands=["B1R1Y1G1", "G2A1"], piles=["R2", "B2"], at={**LOW, "green": 0})
     for move in legal_moves(state, 0):
         after, _ = apply(state, 0, move, rng())
-        finals = [apply(after, 0, x, rng())[0] for x in (KEEP, TAKE)] if after.phase is Phase.MOUNT else [after]
+        finals = (
+            [apply(after, 0, x, rng())[0] for x in (KEEP, TAKE)] if after.phase is Phase.MOUNT else [after]
+        )
         for final in finals:
             invariants(final)
             assert len(final.riders()) == 2

@@ -7,7 +7,10 @@ from app.games.draco.rules import KEEP, apply
 from app.games.draco.state import Phase
 from tests.games.draco.support import m, position, rng
 
-LOW = {d: 2 for d in ("blue", "brown", "black", "red", "yellow", "green", "gray", "lightblue", "purple", "orange")}
+LOW = {
+    d: 2
+    for d in ("blue", "brown", "black", "red", "yellow", "green", "gray", "lightblue", "purple", "orange")
+}
 
 
 def test_seed_example_big_scoring_pays_everyone_their_space() -> None:
@@ -94,7 +97,10 @@ def test_minus_two_applies_only_if_the_total_stays_non_negative() -> None:
     """§6 example 3, §9 #16: total 1 on the -2 space stays 1; total 5 becomes 3; total 2 becomes 0."""
     for before, expected in ((1, 1), (5, 3), (2, 0), (0, 0)):
         state = position(
-            hands=["G2K1", "A1B3"], piles=["B1", "Y2"], at={**LOW, "yellow": 30, "green": 16}, scores=[0, before]
+            hands=["G2K1", "A1B3"],
+            piles=["B1", "Y2"],
+            at={**LOW, "yellow": 30, "green": 16},
+            scores=[0, before],
         )
         after, events = apply(state, 0, m("play:green:2"), rng())
         assert after.scores[1] == expected

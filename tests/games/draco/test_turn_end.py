@@ -83,7 +83,9 @@ def test_empty_hand_refills_even_after_scoring() -> None:
 
 def test_hand_emptied_by_discards_refills() -> None:
     """§9 #14: the empty check happens after the discards."""
-    state = position(hands=["B3K1", "G2A1"], piles=["R1", "B2"], at={**LOW, "red": 10, "blue": 8, "black": 28})
+    state = position(
+        hands=["B3K1", "G2A1"], piles=["R1", "B2"], at={**LOW, "red": 10, "blue": 8, "black": 28}
+    )
     after, _ = apply(state, 0, m("play:blue:3"), rng())
     emptied, _ = apply(after, 0, m("discard:black:1"), rng())
     done, _ = apply(emptied, 0, CONFIRM, rng())
