@@ -193,14 +193,19 @@ class Broker:
             connection: asyncpg.Connection | None = None
             try:
                 connection = await asyncpg.connect(self._dsn)
+                lost = asyncio.Event()
+                connection.add_termination_listener(lambda _connection, lost=lost: lost.set())
                 await connection.add_listener(CHANNEL, self._on_notify)
                 self._connection = connection
                 self._ready.set()
                 pause = 0.2
                 while not connection.is_closed():
-                    await asyncio.sleep(KEEPALIVE_SECONDS)
-                    async with self._lock:
-                        await connection.execute("SELECT 1")
+                    try:
+                        await asyncio.wait_for(lost.wait(), KEEPALIVE_SECONDS)
+                    except TimeoutError:
+                        # A quiet connection may have died without telling us: ask.
+                        async with self._lock:
+                            await connection.execute("SELECT 1", timeout=KEEPALIVE_SECONDS)
             except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
                 log.warning("live updates: listening connection lost (%s); reconnecting", error)
             finally:

@@ -1,0 +1,114 @@
+"""Live nudges: in-process fan-out, and LISTEN/NOTIFY across engines on PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+
+import asyncpg
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services import live, matches
+from app.services.live import Broker, Nudge
+from tests.conftest import MakeUser
+from tests.support.db import asyncpg_dsn, new_request_id, start_toy_match, uses_postgres
+
+
+async def test_in_process_publish_and_subscribe() -> None:
+    broker = await Broker.start(install=False)
+    assert not broker.is_distributed
+    async with broker.subscribe_match(42) as match_news, broker.subscribe_user(7) as user_news:
+        other = broker.subscribe_match(43)
+        await broker.publish_match(42, 17)
+        await broker.publish_user(7)
+        assert await match_news.get(timeout=1) == Nudge("match", 42, 17)
+        assert await user_news.get(timeout=1) == Nudge("user", 7)
+        with pytest.raises(TimeoutError):
+            await other.get(timeout=0.05)
+        await other.aclose()
+    await broker.stop()
+
+
+def test_nudges_encode_and_decode() -> None:
+    for nudge in (Nudge("match", 3, 9), Nudge("user", 5)):
+        assert Nudge.decode(nudge.encode()) == nudge
+    assert Nudge.decode("garbage") is None and Nudge.decode("view:1:2") is None
+
+
+async def test_a_committed_move_nudges_viewers_but_a_pending_one_does_not(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    alice, bob = await make_user(), await make_user()
+    match_id = await start_toy_match(db, [alice, bob])
+    start = await matches.get_match(db, match_id=match_id, viewer_id=alice.id, locale="en")
+    async with live.subscribe_match(match_id) as news, live.subscribe_user(bob.id) as bobs:
+        played = await matches.submit_move(
+            db,
+            match_id=match_id,
+            user_id=alice.id,
+            move=start.legal[0],
+            expected_version=start.version,
+            request_id=new_request_id(),
+            locale="en",
+        )
+        with pytest.raises(TimeoutError):
+            await news.get(timeout=0.1)  # a pending decision is private: no nudge, no timing leak
+        done = await matches.confirm_turn(
+            db,
+            match_id=match_id,
+            user_id=alice.id,
+            expected_version=played.version,
+            request_id=new_request_id(),
+            locale="en",
+        )
+        assert await news.get(timeout=1) == Nudge("match", match_id, done.version)
+        assert await bobs.get(timeout=1) == Nudge("user", bob.id)
+
+
+@pytest.mark.postgres_only
+@pytest.mark.skipif(not uses_postgres(), reason="LISTEN/NOTIFY needs PostgreSQL (TEST_DATABASE_URL)")
+async def test_postgres_carries_nudges_between_processes(database_url: str) -> None:
+    """Two brokers stand for two workers: each has its own LISTEN connection."""
+    sender = await Broker.start(database_url=database_url, install=False)
+    receiver = await Broker.start(database_url=database_url, install=False)
+    try:
+        assert sender.is_distributed and sender.is_listening and receiver.is_listening
+        async with receiver.subscribe_match(5) as there, sender.subscribe_match(5) as here:
+            await sender.publish_match(5, 2)
+            assert await there.get(timeout=5) == Nudge("match", 5, 2)
+            assert await here.get(timeout=5) == Nudge("match", 5, 2)  # once, via the database
+            with pytest.raises(TimeoutError):
+                await here.get(timeout=0.2)
+        async with receiver.subscribe_user(9) as user_news:
+            await sender.publish_user(9)
+            assert await user_news.get(timeout=5) == Nudge("user", 9)
+    finally:
+        await sender.stop()
+        await receiver.stop()
+
+
+@pytest.mark.postgres_only
+@pytest.mark.skipif(not uses_postgres(), reason="LISTEN/NOTIFY needs PostgreSQL (TEST_DATABASE_URL)")
+async def test_listener_reconnects_after_losing_its_connection(database_url: str) -> None:
+    sender = await Broker.start(database_url=database_url, install=False)
+    receiver = await Broker.start(database_url=database_url, install=False)
+    try:
+        connection = receiver._connection
+        assert connection is not None
+        # As when PostgreSQL restarts or an administrator kills the session.
+        admin = await asyncpg.connect(asyncpg_dsn(database_url))
+        try:
+            await admin.execute("SELECT pg_terminate_backend($1)", connection.get_server_pid())
+        finally:
+            await admin.close()
+        for _ in range(100):
+            if receiver.is_listening and receiver._connection is not connection:
+                break
+            await asyncio.sleep(0.05)
+        assert receiver.is_listening
+        async with receiver.subscribe_match(6) as news:
+            await sender.publish_match(6, 1)
+            assert await news.get(timeout=5) == Nudge("match", 6, 1)
+    finally:
+        await sender.stop()
+        await receiver.stop()
