@@ -7,6 +7,7 @@ A database that cannot be reached answers 503 with Retry-After.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -35,7 +36,7 @@ def is_htmx(request: Request) -> bool:
 
 
 def error_response(
-    request: Request, status: int, reason: str, headers: dict[str, str] | None = None, **extra: Any
+    request: Request, status: int, reason: str, headers: Mapping[str, str] | None = None, **extra: Any
 ) -> Response:
     """The answer for an error: JSON for the API, a fragment for htmx, a page otherwise."""
     if is_api(request):

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from typing import Any
 
-from app.services.live import Broker
 from fastapi import APIRouter, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.services import accounts
+from app.services.live import Broker, Subscription
 from app.web.deps import LoginRequired
 from app.web.security import SESSION_COOKIE
 
@@ -43,16 +42,8 @@ async def my_events(request: Request) -> EventSourceResponse:
     return EventSourceResponse(_nudges(broker.subscribe_user(user.id), "me"), ping=PING_SECONDS)
 
 
-async def _nudges(messages: AsyncIterator[Any], event: str) -> AsyncIterator[ServerSentEvent]:
-    async for message in messages:
-        yield ServerSentEvent(data=_data(message), event=event)
-
-
-def _data(message: Any) -> str:
-    if hasattr(message, "model_dump_json"):
-        return str(message.model_dump_json())
-    if isinstance(message, dict):
-        return json.dumps(message)
-    if hasattr(message, "__dataclass_fields__"):
-        return json.dumps({k: getattr(message, k) for k in message.__dataclass_fields__})
-    return json.dumps(message)
+async def _nudges(subscription: Subscription, event: str) -> AsyncIterator[ServerSentEvent]:
+    async with subscription:
+        async for nudge in subscription:
+            data = {"kind": nudge.kind, "id": nudge.id, "version": nudge.version}
+            yield ServerSentEvent(data=json.dumps(data), event=event)

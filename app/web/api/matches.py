@@ -54,7 +54,9 @@ class MyMatchesOut(BaseModel):
     finished: list[MatchSummary]
 
 
-STALE = {409: {"model": StaleOut, "description": "Stale version: the fresh match is included"}}
+STALE: dict[int | str, dict[str, Any]] = {
+    409: {"model": StaleOut, "description": "Stale version: the fresh match is included"}
+}
 
 
 @router.post("/matches", status_code=201)

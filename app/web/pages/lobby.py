@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Form, Request
 from starlette.datastructures import FormData
@@ -21,7 +21,7 @@ router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 
 @router.get("/")
 async def lobby_page(request: Request, db: SessionDep, user: OptionalUser, locale: Locale) -> Response:
-    games = lobby.list_games()
+    games = lobby.list_games(locale)
     open_matches = await lobby.open_matches(db, viewer_id=user.id if user else None)
     return page(request, "lobby/index.html", locale=locale, user=user, games=games, open_matches=open_matches)
 
@@ -77,9 +77,9 @@ async def cancel_match(request: Request, db: SessionDep, user: CurrentUser, matc
 async def my_matches(
     request: Request, db: SessionDep, user: CurrentUser, locale: Locale, order: str = "oldest"
 ) -> Response:
-    order = "recent" if order == "recent" else "oldest"
-    groups = await lobby.my_matches(db, user_id=user.id, order=order)
-    return page(request, "lobby/my_matches.html", locale=locale, user=user, groups=groups, order=order)
+    chosen: Literal["oldest", "recent"] = "recent" if order == "recent" else "oldest"
+    groups = await lobby.my_matches(db, user_id=user.id, order=chosen)
+    return page(request, "lobby/my_matches.html", locale=locale, user=user, groups=groups, order=chosen)
 
 
 @router.get("/matches/next")

@@ -205,8 +205,7 @@ def area(
         locale=locale,
         user=user,
         status_code=status_code,
-        message=message,
-        **area_context(m, locale),
+        **{**area_context(m, locale), "message": message},
     )
 
 
@@ -229,7 +228,6 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
         "players": [{"seat": s.seat, "name": s.name or ""} for s in m.seats],
         "replay": False,
         "t": ui_text(m.game, locale),
-        "locale": locale,
     }
 
 
@@ -242,7 +240,6 @@ def replay_board_context(rv: ReplayView, locale: str) -> dict[str, Any]:
         "players": [],
         "replay": True,
         "t": ui_text(rv.game, locale),
-        "locale": locale,
     }
 
 

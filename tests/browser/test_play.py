@@ -1,0 +1,110 @@
+"""Two people in two browsers play a turn of the toy game; a German browser gets German."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.support.client import PASSWORD, unique_name
+from tests.support.server import Server
+
+pytestmark = pytest.mark.browser
+TIMEOUT_MS = 10_000
+
+
+def register(page: Any, base_url: str) -> str:
+    name = unique_name("b")
+    page.goto(f"{base_url}/register")
+    page.fill("input[name=name]", name)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("form[action='/register'] button[type=submit]")
+    page.wait_for_url(f"{base_url}/")
+    return name
+
+
+def test_two_players_play_a_turn_with_undo_and_confirm_and_see_each_other_live(
+    browser: Any, server: Server
+) -> None:
+    from playwright.sync_api import expect
+
+    base = server.base_url
+    alice_ctx = browser.new_context(locale="en-US")
+    bob_ctx = browser.new_context(locale="en-US")
+    try:
+        alice, bob = alice_ctx.new_page(), bob_ctx.new_page()
+        for page in (alice, bob):
+            page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        for page in (alice, bob):
+            page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        register(alice, base)
+        register(bob, base)
+
+        # Alice opens a two-player toy match with a fixed order: she sits first and moves first.
+        alice.goto(f"{base}/")
+        card = alice.locator("#game-toy")
+        card.locator("summary").click()
+        card.locator("select[name=seats]").select_option("2")
+        card.locator("input[name=fixed_order]").check()
+        card.locator("button[type=submit]").click()
+        alice.wait_for_url(re.compile(r"/matches/\d+$"))
+        match_url = alice.url
+
+        # Bob joins from the lobby; Alice's page learns over SSE that the match started.
+        bob.goto(f"{base}/")
+        bob.locator(f"#open-matches a[href='{match_url[len(base) :]}']").locator("..").locator(
+            "button", has_text="Join"
+        ).click()
+        bob.wait_for_url(match_url)
+        expect(bob.locator(".turn-status")).to_contain_text("Waiting for")
+        expect(alice.locator(".turn-status")).to_contain_text("Your turn!")
+
+        # A click plays a card (pending), Undo takes it back.
+        moves = alice.locator("#match-area [data-move]")
+        expect(moves.first).to_be_visible()
+        hand_before = moves.count()
+        moves.first.click()
+        expect(alice.locator(".log-entry.pending")).to_have_count(1)
+        alice.locator("[data-match-action=undo]").click()
+        expect(alice.locator(".log-entry.pending")).to_have_count(0)
+        expect(alice.locator("#match-area [data-move]")).to_have_count(hand_before)
+
+        # The keyboard plays a card: focus it and press Enter.
+        alice.locator("#match-area [data-move]").first.focus()
+        alice.keyboard.press("Enter")
+        expect(alice.locator(".log-entry.pending")).to_have_count(1)
+        # A pending decision is only Alice's: Bob still sees an empty log.
+        expect(bob.locator(".log-entry")).to_have_count(0)
+
+        # Hovering the log line highlights nothing missing; the line names its pieces.
+        entry = alice.locator(".log-entry.pending")
+        assert (entry.get_attribute("data-pieces") or "").startswith("card-")
+
+        alice.locator("[data-match-action=confirm]").click()
+        expect(alice.locator(".turn-status")).to_contain_text("Waiting for")
+        # Bob's page updates live: it is his turn now and the played card is in his log.
+        expect(bob.locator(".turn-status")).to_contain_text("Your turn!")
+        expect(bob.locator("#match-area [data-move]").first).to_be_visible()
+        expect(bob.locator(".log-entry").first).to_be_visible()
+        expect(bob.locator("#turn-badge")).to_contain_text("Your turn: 1")
+        csp_errors = [e for e in errors if "Content Security Policy" in e]
+        assert csp_errors == []
+    finally:
+        alice_ctx.close()
+        bob_ctx.close()
+
+
+def test_a_german_browser_gets_german(browser: Any, server: Server) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context(locale="de-DE")
+    try:
+        page = context.new_page()
+        page.goto(f"{server.base_url}/")
+        expect(page.locator("html")).to_have_attribute("lang", "de")
+        expect(page.locator("#open-heading")).to_have_text("Offene Partien")
+        expect(page.locator("header")).to_contain_text("Anmelden")
+    finally:
+        context.close()

@@ -1,0 +1,172 @@
+"""The JSON API over real HTTP: status codes with reasons, optimistic locking, idempotency."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from tests.support.client import request_id
+from tests.support.server import Server
+from tests.web.conftest import MakeApiUser, ToyMatch, first_play
+
+
+async def test_games_list_offers_the_toy_game(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        games = (await client.get("/api/games")).json()
+    toy = next(g for g in games if g["slug"] == "toy")
+    assert (toy["min_players"], toy["max_players"]) == (2, 4)
+    assert toy["options"][0]["key"] == "short"
+
+
+async def test_openapi_documents_the_api(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        schema = (await client.get("/api/openapi.json")).json()
+        docs = await client.get("/api/docs")
+    assert "/api/matches/{match_id}/moves" in schema["paths"]
+    assert "/matches/{match_id}" not in schema["paths"]  # pages stay out of the API schema
+    assert docs.status_code == 200
+
+
+async def test_malformed_json_is_422(api_user: MakeApiUser) -> None:
+    alice = await api_user()
+    response = await alice.post(
+        "/api/matches", content=b'{"game": "toy", "seats": ', headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 422
+    assert "json" in response.json()["detail"].lower()
+
+
+async def test_unknown_match_is_404(api_user: MakeApiUser) -> None:
+    alice = await api_user()
+    assert (await alice.get("/api/matches/987654")).status_code == 404
+    response = await alice.post(
+        "/api/matches/987654/moves", {"move": "play:1", "expected_version": 0, "request_id": request_id()}
+    )
+    assert response.status_code == 404
+    assert response.json()["detail"]
+
+
+async def test_not_logged_in_is_401(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        assert (await client.get("/api/me/matches")).status_code == 401
+
+
+async def test_move_by_the_waiting_seat_is_403(toy_match: ToyMatch) -> None:
+    m = toy_match
+    response = await m.other.post(
+        f"/api/matches/{m.id}/moves",
+        {"move": first_play(m.view), "expected_version": m.version, "request_id": request_id()},
+    )
+    assert response.status_code == 403
+    assert "turn" in response.json()["detail"]
+
+
+async def test_illegal_move_is_422_with_the_rules_reason(toy_match: ToyMatch) -> None:
+    m = toy_match
+    absent = next(str(v) for v in range(1, 10) if v not in m.view["view"]["hand"])
+    response = await m.mover.post(
+        f"/api/matches/{m.id}/moves",
+        {"move": f"play:{absent}", "expected_version": m.version, "request_id": request_id()},
+    )
+    assert response.status_code == 422
+    assert f"play:{absent}" in response.json()["detail"]
+
+
+async def test_stale_version_is_409_with_the_fresh_match(toy_match: ToyMatch) -> None:
+    m = toy_match
+    ok = await m.mover.post(
+        f"/api/matches/{m.id}/moves",
+        {"move": first_play(m.view), "expected_version": m.version, "request_id": request_id()},
+    )
+    assert ok.status_code == 200, ok.text
+    stale = await m.mover.post(
+        f"/api/matches/{m.id}/confirm", {"expected_version": m.version, "request_id": request_id()}
+    )
+    assert stale.status_code == 409
+    body = stale.json()
+    assert body["match"]["version"] == ok.json()["version"] == body["current_version"]
+    assert body["detail"]
+
+
+async def test_same_request_id_twice_applies_once(toy_match: ToyMatch) -> None:
+    m = toy_match
+    payload = {"move": first_play(m.view), "expected_version": m.version, "request_id": request_id()}
+    first = await m.mover.post(f"/api/matches/{m.id}/moves", payload)
+    second = await m.mover.post(f"/api/matches/{m.id}/moves", payload)
+    assert first.status_code == second.status_code == 200
+    assert first.json()["version"] == second.json()["version"]
+    view = (await m.mover.get(f"/api/matches/{m.id}")).json()
+    assert len(view["view"]["hand"]) == 2  # one card played, not two
+    assert len([e for e in view["log"] if e["pending"]]) == 1
+
+
+async def test_concurrent_submissions_on_one_version_apply_exactly_once(toy_match: ToyMatch) -> None:
+    m = toy_match
+    hand = sorted(set(m.view["view"]["hand"]))
+    moves = [f"play:{hand[0]}", f"play:{hand[-1]}"]
+    responses = await asyncio.gather(
+        *(
+            m.mover.post(
+                f"/api/matches/{m.id}/moves",
+                {"move": move, "expected_version": m.version, "request_id": request_id()},
+            )
+            for move in moves
+        )
+    )
+    statuses = sorted(r.status_code for r in responses)
+    assert statuses == [200, 409], [r.text for r in responses]
+    view = (await m.mover.get(f"/api/matches/{m.id}")).json()
+    assert len(view["view"]["hand"]) == 2
+    assert view["version"] == m.version + 1
+
+
+async def test_undo_and_confirm_over_the_api(toy_match: ToyMatch) -> None:
+    m = toy_match
+    played = await m.mover.post(
+        f"/api/matches/{m.id}/moves",
+        {"move": first_play(m.view), "expected_version": m.version, "request_id": request_id()},
+    )
+    result = played.json()
+    assert result["committed"] is False and result["match"]["can_undo"] is True
+    undone = await m.mover.post(
+        f"/api/matches/{m.id}/undo", {"expected_version": result["version"], "request_id": request_id()}
+    )
+    assert undone.status_code == 200, undone.text
+    assert len(undone.json()["match"]["view"]["hand"]) == 3
+    confirmed = await m.mover.post(
+        f"/api/matches/{m.id}/confirm",
+        {"expected_version": undone.json()["version"], "request_id": request_id()},
+    )
+    assert confirmed.status_code == 200, confirmed.text
+    assert confirmed.json()["committed"] is True
+    other_view = (await m.other.get(f"/api/matches/{m.id}")).json()
+    assert other_view["viewer_seat"] in other_view["to_act"]
+
+
+async def test_my_matches_lists_the_your_turn_queue(toy_match: ToyMatch) -> None:
+    m = toy_match
+    mine = (await m.mover.get("/api/me/matches")).json()
+    theirs = (await m.other.get("/api/me/matches?order=recent")).json()
+    assert m.id in [s["id"] for s in mine["your_turn"]]
+    assert m.id in [s["id"] for s in theirs["waiting"]]
+
+
+async def test_replay_steps_over_the_api(toy_match: ToyMatch) -> None:
+    m = toy_match
+    await m.mover.post(
+        f"/api/matches/{m.id}/confirm", {"expected_version": m.version, "request_id": request_id()}
+    )
+    step0 = await m.other.get(f"/api/matches/{m.id}/replay/0")
+    assert step0.status_code == 200, step0.text
+    assert step0.json()["steps"] >= 1
+    beyond = (await m.other.get(f"/api/matches/{m.id}/replay/999")).json()
+    assert beyond["step"] == beyond["steps"]  # clamped to the last step
+    assert beyond["move"] == "confirm"
+
+
+async def test_a_spectator_sees_no_hand(toy_match: ToyMatch, server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as spectator:
+        view = (await spectator.get(f"/api/matches/{toy_match.id}")).json()
+    assert view["viewer_seat"] is None
+    assert view["view"]["hand"] is None and view["legal"] == []

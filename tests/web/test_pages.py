@@ -1,0 +1,230 @@
+"""Pages over real HTTP: accounts, lobby, match page, moves as htmx answers, replay, languages."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from tests.support.client import PASSWORD, ApiUser, request_id, unique_name
+from tests.support.server import Server
+from tests.web.conftest import MakeApiUser, ToyMatch, first_play, start_toy_match
+
+
+def csrf_in(html: str) -> str:
+    found = re.search(r'name="csrf_token" value="([0-9a-f]+)"', html)
+    assert found, "no CSRF field in the page"
+    return found.group(1)
+
+
+async def test_register_with_the_form_logs_in_and_shows_the_lobby(server: Server) -> None:
+    name = unique_name()
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        form = await client.get("/register")
+        response = await client.post(
+            "/register",
+            data={"name": name, "password": PASSWORD, "csrf_token": csrf_in(form.text), "next": "/"},
+        )
+        assert response.status_code == 303
+        lobby = await client.get("/")
+    assert name in lobby.text
+    assert "Toy cards" in lobby.text
+    assert 'sse-connect="/sse/me"' in lobby.text
+
+
+async def test_login_form_shows_the_reason_on_bad_credentials(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        form = await client.get("/login")
+        response = await client.post(
+            "/login",
+            data={"name": unique_name(), "password": "wrong-password", "csrf_token": csrf_in(form.text)},
+        )
+    assert response.status_code == 401
+    assert "wrong name or password" in response.text
+
+
+async def test_accept_language_german_gets_german(server: Server) -> None:
+    async with httpx.AsyncClient(
+        base_url=server.base_url, headers={"Accept-Language": "de-DE,de;q=0.9"}
+    ) as c:
+        page = await c.get("/")
+    assert '<html lang="de">' in page.text
+    assert "Offene Partien" in page.text and "Anmelden" in page.text
+
+
+async def test_locale_switch_is_remembered_in_a_cookie_and_for_the_user(api_user: MakeApiUser) -> None:
+    alice = await api_user()
+    page = await alice.get("/")
+    assert "Open matches" in page.text
+    switched = await alice.client.post(
+        "/locale", data={"locale": "de", "next": "/", "csrf_token": alice.csrf}
+    )
+    assert switched.status_code == 303
+    assert "Offene Partien" in (await alice.get("/")).text
+    alice.client.cookies.delete("drachenhort_locale")
+    assert "Offene Partien" in (await alice.get("/")).text  # the user's setting
+
+
+async def test_create_match_with_the_form(api_user: MakeApiUser) -> None:
+    alice = await api_user()
+    bob = await api_user()
+    response = await alice.client.post(
+        "/matches",
+        data={"game": "toy", "seats": "2", "opt_short": "True", "invite": bob.name, "csrf_token": alice.csrf},
+    )
+    assert response.status_code == 303, response.text
+    match_id = int(response.headers["location"].rsplit("/", 1)[1])
+    summary = (await alice.get(f"/api/matches/{match_id}")).json()
+    assert summary["options"] == {"short": True}
+    page = await alice.get(f"/matches/{match_id}")
+    assert "/invite/" in page.text
+
+
+async def test_match_page_shows_legal_moves_log_and_controls(toy_match: ToyMatch) -> None:
+    m = toy_match
+    page = await m.mover.get(f"/matches/{m.id}")
+    assert page.status_code == 200
+    assert f'data-version="{m.version}"' in page.text
+    assert f'data-move="{first_play(m.view)}"' in page.text
+    assert 'data-match-action="confirm"' in page.text
+    assert 'sse-connect="/sse/matches/' in page.text
+    other = await m.other.get(f"/matches/{m.id}")
+    assert "data-move=" not in other.text
+
+
+async def test_posting_a_move_answers_with_the_match_area(toy_match: ToyMatch) -> None:
+    m = toy_match
+    move = first_play(m.view)
+    response = await m.mover.client.post(
+        f"/matches/{m.id}/moves",
+        data={
+            "move": move,
+            "expected_version": m.version,
+            "request_id": request_id(),
+            "csrf_token": m.mover.csrf,
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 200, response.text
+    assert response.text.lstrip().startswith('<div id="match-area"')
+    assert 'class="log-entry pending" data-pieces="card-' in response.text
+    stale = await m.mover.client.post(
+        f"/matches/{m.id}/moves",
+        data={
+            "move": move,
+            "expected_version": m.version,
+            "request_id": request_id(),
+            "csrf_token": m.mover.csrf,
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert stale.status_code == 409
+    assert 'id="match-area"' in stale.text and "moved on" in stale.text
+
+
+async def test_illegal_move_from_the_page_is_a_flash_message(toy_match: ToyMatch) -> None:
+    m = toy_match
+    response = await m.other.client.post(
+        f"/matches/{m.id}/moves",
+        data={
+            "move": "play:1",
+            "expected_version": m.version,
+            "request_id": request_id(),
+            "csrf_token": m.other.csrf,
+        },
+        headers={"HX-Request": "true"},
+    )
+    assert response.status_code == 403
+    assert 'class="flash error"' in response.text
+    assert response.headers["hx-retarget"] == "#flash"
+
+
+async def test_user_text_is_escaped(toy_match: ToyMatch) -> None:
+    m = toy_match
+    evil = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+    posted = await m.mover.client.post(
+        f"/matches/{m.id}/chat",
+        data={"text": evil, "csrf_token": m.mover.csrf},
+        headers={"HX-Request": "true"},
+    )
+    assert posted.status_code == 200, posted.text
+    page = await m.other.get(f"/matches/{m.id}")
+    assert "&lt;script&gt;alert(" in page.text
+    assert "<script>alert" not in page.text and "<img src=x" not in page.text
+
+
+async def test_my_matches_page_and_order_switch(toy_match: ToyMatch) -> None:
+    m = toy_match
+    page = await m.mover.get("/matches")
+    assert f'href="/matches/{m.id}"' in page.text.split('id="waiting"')[0]
+    recent = await m.mover.get("/matches?order=recent")
+    assert "most recent first</strong>" in recent.text
+    badge = await m.mover.get("/me/badge")
+    assert "Your turn:" in badge.text
+    nxt = await m.mover.get("/matches/next")
+    assert nxt.status_code == 303 and nxt.headers["location"].startswith("/matches/")
+
+
+async def test_replay_page_steps(toy_match: ToyMatch) -> None:
+    m = toy_match
+    await m.mover.post(
+        f"/api/matches/{m.id}/confirm", {"expected_version": m.version, "request_id": request_id()}
+    )
+    page = await m.other.get(f"/matches/{m.id}/replay")
+    assert page.status_code == 200, page.text
+    assert 'data-replay="prev"' in page.text and 'type="range"' in page.text
+    first = await m.other.get(f"/matches/{m.id}/replay?step=0")
+    assert 'data-replay="first" class="button" aria-disabled="true"' in first.text
+
+
+async def test_rules_page_and_unknown_game(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        assert (await client.get("/games/toy/rules")).status_code == 200
+        missing = await client.get("/games/no-such-game/rules")
+    assert missing.status_code == 404
+    assert "Traceback" not in missing.text
+
+
+async def test_unknown_match_page_is_404_page(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        response = await client.get("/matches/987654")
+    assert response.status_code == 404
+    assert 'class="flash error"' in response.text
+
+
+async def test_invite_link_seats_a_friend_after_registering(api_user: MakeApiUser, server: Server) -> None:
+    alice = await api_user()
+    created = await alice.post("/api/matches", {"game": "toy", "seats": 2})
+    token = created.json()["invite_token"]
+    assert token
+    async with httpx.AsyncClient(base_url=server.base_url) as friend:
+        first = await friend.get(f"/invite/{token}")
+        assert first.status_code == 303 and first.headers["location"].startswith("/register?next=/invite/")
+        form = await friend.get(first.headers["location"])
+        registered = await friend.post(
+            "/register",
+            data={
+                "name": unique_name(),
+                "password": PASSWORD,
+                "csrf_token": csrf_in(form.text),
+                "next": f"/invite/{token}",
+            },
+        )
+        assert registered.headers["location"] == f"/invite/{token}"
+        invite = await friend.get(f"/invite/{token}")
+        taken = await friend.post(f"/invite/{token}", data={"csrf_token": csrf_in(invite.text)})
+        assert taken.status_code == 303
+    view = (await alice.get(f"/api/matches/{created.json()['id']}")).json()
+    assert view["status"] == "active"
+
+
+async def test_logout_ends_the_session(api_user: MakeApiUser) -> None:
+    alice: ApiUser = await api_user()
+    response = await alice.client.post("/logout", data={"csrf_token": alice.csrf})
+    assert response.status_code == 303
+    assert (await alice.get("/api/me/matches")).status_code == 401
+
+
+async def test_start_is_rendered_for_a_second_match(api_user: MakeApiUser) -> None:
+    m = await start_toy_match(await api_user(), await api_user())
+    assert (await m.other.get(f"/matches/{m.id}/area")).status_code == 200
