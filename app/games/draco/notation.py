@@ -9,15 +9,17 @@ top, and the card played this turn as ``card:from:to:last:scored``. Cards are a 
 
 from __future__ import annotations
 
-from app.games.draco.board import DRAGON_BY_CODE, DRAGONS, Card
+from app.games.draco.board import ALL_CARDS, DRAGONS, Card
 from app.games.draco.state import DracoState, Phase, Play
 
 _TAG = "draco"
 _KEYS = ("a", "ph", "pos", "sc", "h", "p", "d", "pl")
+_CODE: dict[Card, str] = {card: f"{card.dragon.code}{card.value}" for card in ALL_CARDS}
+_CARD: dict[str, Card] = {code: card for card, code in _CODE.items()}
 
 
 def format_cards(cards: tuple[Card, ...]) -> str:
-    return "".join(str(c) for c in cards) or "-"
+    return "".join(map(_CODE.__getitem__, cards)) or "-"
 
 
 def parse_cards(text: str) -> tuple[Card, ...]:
@@ -25,13 +27,10 @@ def parse_cards(text: str) -> tuple[Card, ...]:
         return ()
     if len(text) % 2:
         raise ValueError(f"bad card list {text!r}")
-    cards = []
-    for i in range(0, len(text), 2):
-        code, value = text[i], text[i + 1]
-        if code not in DRAGON_BY_CODE or value not in "12345":
-            raise ValueError(f"bad card {text[i : i + 2]!r}")
-        cards.append(Card(DRAGON_BY_CODE[code].index, int(value)))
-    return tuple(cards)
+    try:
+        return tuple(_CARD[text[i : i + 2]] for i in range(0, len(text), 2))
+    except KeyError as bad:
+        raise ValueError(f"bad card {bad.args[0]!r} in {text!r}") from None
 
 
 def format_position(state: DracoState) -> str:

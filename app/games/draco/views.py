@@ -12,7 +12,7 @@ import math
 from functools import cache
 
 from app.engine.protocol import JSON, Seat
-from app.games.draco.board import DRAGONS, Card, Space, side_for
+from app.games.draco.board import DRAGONS, Card, side_for, track_for
 from app.games.draco.rules import legal_moves, target_space, winners
 from app.games.draco.state import DracoState, Phase
 
@@ -23,20 +23,21 @@ SLOT_RADIUS = 27
 _ROWS = ((650, 9), (540, 7), (430, 6), (320, 5), (215, 4))
 """The mountain path: (y, spaces) per row from the foot up, alternating direction."""
 _SPACING = 92
+DRAGON_IDS: tuple[str, ...] = tuple(d.value for d in DRAGONS)
 
 
 def view(state: DracoState, seat: Seat | None) -> JSON:
     track = state.track
     riders = state.riders()
     lowest = min(state.positions)
-    xy = geometry(len(track))
+    slots = _slots(len(track))
     dragons = []
-    for i, dragon in enumerate(DRAGONS):
+    for i, dragon_id in enumerate(DRAGON_IDS):
         pos = state.positions[i]
-        x, y = slot(xy[pos], i)
+        x, y = slots[pos][i]
         dragons.append(
             {
-                "id": dragon.value,
+                "id": dragon_id,
                 "space": pos,
                 "value": track[pos].value,
                 "rider": riders.get(i),
@@ -49,7 +50,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
     players = [
         {
             "seat": s,
-            "dragon": pile[-1].dragon.value,
+            "dragon": DRAGON_IDS[pile[-1].dragon_index],
             "top": _card(pile[-1]),
             "score": state.scores[s],
             "hand_size": len(state.hands[s]),
@@ -70,8 +71,8 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "winners": winners(state) if state.phase is Phase.OVER else [],
         "width": VIEW_WIDTH,
         "height": VIEW_HEIGHT,
-        "track": [_space(space, xy[space.index]) for space in track],
-        "path": " ".join(f"{x},{y}" for x, y in xy),
+        "track": [dict(space) for space in _track_view(state.players)],
+        "path": _path(len(track)),
         "dragons": dragons,
         "players": players,
         "deck_size": len(state.deck),
@@ -81,7 +82,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "mount": None,
     }
     if seat is not None and 0 <= seat < state.players:
-        result.update(_private(state, seat, xy))
+        result.update(_private(state, seat))
     return result
 
 
@@ -92,11 +93,11 @@ def geometry(spaces: int) -> tuple[tuple[int, int], ...]:
     for row, (y, count) in enumerate(_ROWS):
         left = VIEW_WIDTH // 2 - (count - 1) * _SPACING // 2
         xs = [left + k * _SPACING for k in range(count)]
-        if row % 2:
+        summit = row == len(_ROWS) - 1
+        if row % 2 and not summit:
             xs.reverse()
-        if row == len(_ROWS) - 1:
-            xs = sorted(xs)  # the summit ridge runs left to right
-        points.extend((x, y - (k * 12 if row == len(_ROWS) - 1 else 0)) for k, x in enumerate(xs))
+        # The summit ridge runs left to right and climbs a little.
+        points.extend((x, y - (k * 12 if summit else 0)) for k, x in enumerate(xs))
     while len(points) < spaces:  # a longer replacement track keeps climbing to the right
         x, y = points[-1]
         points.append((x + _SPACING // 2, y - 30))
@@ -113,26 +114,36 @@ def slot(centre: tuple[int, int], dragon_index: int) -> tuple[int, int]:
 
 
 def _card(card: Card) -> JSON:
-    return {"dragon": card.dragon.value, "value": card.value}
+    return {"dragon": DRAGON_IDS[card.dragon_index], "value": card.value}
 
 
-def _space(space: Space, centre: tuple[int, int]) -> JSON:
-    return {
-        "index": space.index,
-        "value": space.value,
-        "kind": space.kind.value,
-        "x": centre[0],
-        "y": centre[1],
-    }
+@cache
+def _slots(spaces: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    return tuple(tuple(slot(centre, i) for i in range(len(DRAGONS))) for centre in geometry(spaces))
 
 
-def _private(state: DracoState, seat: Seat, xy: tuple[tuple[int, int], ...]) -> JSON:
+@cache
+def _path(spaces: int) -> str:
+    return " ".join(f"{x},{y}" for x, y in geometry(spaces))
+
+
+@cache
+def _track_view(players: int) -> tuple[JSON, ...]:
+    track = track_for(players)
+    xy = geometry(len(track))
+    return tuple(
+        {"index": s.index, "value": s.value, "kind": s.kind.value, "x": xy[s.index][0], "y": xy[s.index][1]}
+        for s in track
+    )
+
+
+def _private(state: DracoState, seat: Seat) -> JSON:
     """The viewer's hand and, when they are to act, the moves the board offers."""
     legal = {str(m) for m in legal_moves(state, seat)}
     hand = []
     for card in state.hands[seat]:
         entry = _card(card)
-        notation = f"{card.dragon.value}:{card.value}"
+        notation = f"{DRAGON_IDS[card.dragon_index]}:{card.value}"
         entry["play"] = f"play:{notation}" if f"play:{notation}" in legal else None
         entry["discard"] = f"discard:{notation}" if f"discard:{notation}" in legal else None
         entry["target"] = target_space(state, card)
@@ -140,25 +151,26 @@ def _private(state: DracoState, seat: Seat, xy: tuple[tuple[int, int], ...]) -> 
         hand.append(entry)
     targets: dict[tuple[int, int], JSON] = {}
     if state.phase is Phase.PLAY and seat == state.active:
+        slots = _slots(len(state.track))
         for card in sorted(set(state.hands[seat])):
             space = target_space(state, card)
             key = (card.dragon_index, space)
             if key in targets:
                 continue  # several cards reach the same space (capped): the lowest plays
-            x, y = slot(xy[space], card.dragon_index)
+            x, y = slots[space][card.dragon_index]
             targets[key] = {
                 **_card(card),
                 "space": space,
                 "space_value": state.track[space].value,
-                "move": f"play:{card.dragon.value}:{card.value}",
+                "move": f"play:{DRAGON_IDS[card.dragon_index]}:{card.value}",
                 "x": x,
                 "y": y,
             }
     mount = None
     if state.phase is Phase.MOUNT and seat == state.active and state.play is not None:
         mount = {
-            "moved": state.play.card.dragon.value,
-            "own": state.piles[seat][-1].dragon.value,
+            "moved": DRAGON_IDS[state.play.card.dragon_index],
+            "own": DRAGON_IDS[state.rider_index(seat)],
             "keep": "mount:keep",
             "take": "mount:take",
         }
