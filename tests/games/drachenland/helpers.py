@@ -45,7 +45,7 @@ def volcano(
     *,
     eggs: int | None = None,
     gems: tuple[int, int, int, int] | None = None,
-    tile: Tile | None | str = "keep",
+    tile: Tile | str | None = "keep",
     face_down: bool | None = None,
 ) -> State:
     """Change one volcano (test positions need not conserve eggs and gems)."""
@@ -90,9 +90,7 @@ def king(state: State, colour: str, vid: str | None) -> State:
 
 def rolled(state: State, a: int, b: int, seat: int = 0) -> State:
     """After the start round, ``seat`` has rolled ``a`` (die A) and ``b`` (die B)."""
-    return replace(
-        state, turns=state.players, current=seat, turn=TurnState(Phase.CHOOSE_FIRST, dice=(a, b))
-    )
+    return replace(state, turns=state.players, current=seat, turn=TurnState(Phase.CHOOSE_FIRST, dice=(a, b)))
 
 
 def play(state: State, *moves: str) -> State:

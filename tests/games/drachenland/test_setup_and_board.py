@@ -36,7 +36,12 @@ def test_board_has_15_volcanoes_94_spaces_3_entrances() -> None:
 
 def test_space_coordinates_match_the_spec_table() -> None:
     """§2.2: spaces are evenly spaced between the path ends (spot checks from the table)."""
-    for space, xy in {"P01-2": (430, 740), "P16-3": (846, 481), "P31-1": (706, 495), "P10-4": (262, 165)}.items():
+    for space, xy in {
+        "P01-2": (430, 740),
+        "P16-3": (846, 481),
+        "P31-1": (706, 495),
+        "P10-4": (262, 165),
+    }.items():
         n = BOARD.nodes[node(space)]
         assert (n.x, n.y) == xy
 
@@ -50,6 +55,7 @@ def test_entrances_are_one_way() -> None:
 
 def test_entrance_to_its_volcanoes_is_four_steps() -> None:
     """§2.2 step counts: entrance -> its two volcanoes 4 steps; centre <-> centre 2."""
+
     def dist(a: int, b: int) -> int:
         seen, frontier, d = {a}, [a], 0
         while b not in seen:
