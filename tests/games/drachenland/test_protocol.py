@@ -84,7 +84,7 @@ def test_near_misses_raise_illegal_move() -> None:
     """Malformed or out-of-phase moves raise IllegalMove, never another error."""
     for state in SAMPLES[::5]:
         offered = {str(m) for m in GAME.legal_moves(state, state.current)}
-        for text in NEAR_MISSES + ["roll", "reroll", "end", "pass", "egg", "quick", "confirm"]:
+        for text in [*NEAR_MISSES, "roll", "reroll", "end", "pass", "egg", "quick", "confirm"]:
             if text in offered:
                 continue
             with pytest.raises(IllegalMove):
