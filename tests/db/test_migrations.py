@@ -8,15 +8,21 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import Connection, inspect, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.migrate import current_revision, downgrade_to_base, upgrade_to_head
+from app.db.migrate import alembic_config, current_revision, downgrade_to_base, upgrade_to_head
 from app.db.models import Base, User
 from app.db.session import make_engine, make_sessionmaker
 from tests.support.db import fresh_database
 
 TABLES = {"users", "sessions", "login_attempts", "matches", "seats", "moves", "move_requests", "messages"}
+"""Revision 0001's tables; later revisions may add more."""
+
+
+def _head() -> str | None:
+    return ScriptDirectory.from_config(alembic_config("sqlite://")).get_current_head()
 
 
 async def _tables(url: str) -> set[str]:
@@ -35,21 +41,29 @@ def test_head_base_head(tmp_path: Path) -> None:
     with fresh_database(tmp_path, migrate=False) as url:
         assert current_revision(url) is None
         upgrade_to_head(url)
-        assert current_revision(url) == "0001"
-        assert asyncio.run(_tables(url)) == TABLES
+        assert current_revision(url) == _head()
+        assert asyncio.run(_tables(url)) >= TABLES
         downgrade_to_base(url)
         assert current_revision(url) is None
         assert asyncio.run(_tables(url)) == set()
         upgrade_to_head(url)
         upgrade_to_head(url)  # idempotent
-        assert asyncio.run(_tables(url)) == TABLES
+        assert asyncio.run(_tables(url)) >= TABLES
+        assert current_revision(url) == _head()
 
 
 async def test_models_match_migrations(engine: AsyncEngine) -> None:
-    """Autogenerate finds nothing to do: the models and revision 0001 agree."""
+    """Autogenerate finds nothing to do: the models and the migrations agree.
+
+    Tables without a model here are left out (a later revision's models may live elsewhere).
+    """
+
+    def modelled(obj: object, name: str | None, type_: str, reflected: bool, compare_to: object) -> bool:
+        return not (type_ == "table" and reflected and compare_to is None)
 
     def diff(conn: Connection) -> list[object]:
-        return compare_metadata(MigrationContext.configure(conn), Base.metadata)
+        context = MigrationContext.configure(conn, opts={"include_object": modelled})
+        return compare_metadata(context, Base.metadata)
 
     async with engine.connect() as conn:
         assert await conn.run_sync(diff) == []
@@ -58,7 +72,7 @@ async def test_models_match_migrations(engine: AsyncEngine) -> None:
 async def test_upgrade_works_inside_a_running_loop(database_url: str) -> None:
     """The app lifespan may migrate from async code: the helper must not nest event loops."""
     upgrade_to_head(database_url)
-    assert current_revision(database_url) == "0001"
+    assert current_revision(database_url) == _head()
 
 
 async def test_timestamps_come_back_as_aware_utc(engine: AsyncEngine) -> None:

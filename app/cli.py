@@ -1,0 +1,155 @@
+"""``drachenhort migrate | serve | selfplay | bench``."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+EXTRA_GAMES_ENV = "DRACHENHORT_EXTRA_GAMES"
+"""Comma-separated modules that register extra games (a test server offers its toy game)."""
+BENCH_SCRIPT = Path("bench/run.py")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    result: int = args.run(args)
+    return result
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="drachenhort", description="Drachenhort: board games with friends")
+    commands = parser.add_subparsers(required=True, metavar="command")
+
+    migrate = commands.add_parser("migrate", help="bring the database to the newest schema")
+    migrate.set_defaults(run=_migrate)
+
+    serve = commands.add_parser("serve", help="migrate, then serve the web app with uvicorn")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--no-migrate", action="store_true", help="skip the migration step")
+    serve.set_defaults(run=_serve)
+
+    selfplay = commands.add_parser("selfplay", help="play random games and check every invariant")
+    selfplay.add_argument("--game", required=True)
+    selfplay.add_argument("--players", type=int, required=True)
+    selfplay.add_argument("--games", type=int, default=100)
+    selfplay.add_argument("--seed", type=int, default=0)
+    selfplay.add_argument("--undo-every", type=int, default=0, help="undo a pending decision now and then")
+    selfplay.set_defaults(run=_selfplay)
+
+    bench = commands.add_parser("bench", help="run bench/run.py")
+    bench.add_argument("rest", nargs=argparse.REMAINDER, help="passed on to bench/run.py")
+    bench.set_defaults(run=_bench)
+    return parser
+
+
+def _migrate(args: argparse.Namespace) -> int:
+    from app.config import get_settings
+    from app.db.migrate import current_revision, upgrade_to_head
+
+    url = get_settings().database_url
+    upgrade_to_head(url)
+    print(f"database at revision {current_revision(url)} ({_safe_url(url)})")
+    return 0
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    if not args.no_migrate:
+        _migrate(args)
+    uvicorn.run(
+        "app.main:create_app",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        proxy_headers=True,
+    )
+    return 0
+
+
+def _selfplay(args: argparse.Namespace) -> int:
+    import app.games  # noqa: F401 - importing registers every game
+    from app.engine.protocol import IllegalMove
+    from app.engine.registry import UnknownGame, get_game
+    from app.engine.selfplay import play_random_game
+
+    _import_extra_games()
+    try:
+        game = get_game(args.game)
+    except UnknownGame as error:
+        print(str(error), file=sys.stderr)
+        return 2
+    if not game.info.min_players <= args.players <= game.info.max_players:
+        print(f"{game.slug} is for {game.info.min_players}-{game.info.max_players} players", file=sys.stderr)
+        return 2
+    moves = 0
+    scores: list[float] = []
+    winners = [0] * args.players
+    started = time.perf_counter()
+    for number in range(args.games):
+        seed = args.seed + number
+        try:
+            result = play_random_game(game, args.players, seed=seed, undo_every=args.undo_every)
+        except (AssertionError, IllegalMove) as error:
+            print(
+                json.dumps({"game": game.slug, "seed": seed, "error": f"{type(error).__name__}: {error}"}),
+                file=sys.stderr,
+            )
+            return 1
+        moves += result.decisions
+        scores.extend(result.scores)
+        for seat, rank in enumerate(result.ranks):
+            winners[seat] += rank == 1
+    seconds = time.perf_counter() - started
+    summary = {
+        "game": game.slug,
+        "players": args.players,
+        "games": args.games,
+        "seed": args.seed,
+        "moves": moves,
+        "seconds": round(seconds, 3),
+        "moves_per_second": round(moves / seconds) if seconds else None,
+        "moves_per_game": round(moves / args.games, 1) if args.games else None,
+        "score_mean": round(statistics.fmean(scores), 2) if scores else None,
+        "score_min": min(scores, default=None),
+        "score_max": max(scores, default=None),
+        "wins_by_seat": winners,
+    }
+    print(json.dumps(summary))
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    if not BENCH_SCRIPT.exists():
+        print(f"{BENCH_SCRIPT} not found (run from the project directory)", file=sys.stderr)
+        return 2
+    rest = [a for a in args.rest if a != "--"]
+    return subprocess.call([sys.executable, str(BENCH_SCRIPT), *rest])
+
+
+def _import_extra_games() -> None:
+    for name in (m.strip() for m in os.environ.get(EXTRA_GAMES_ENV, "").split(",")):
+        if name:
+            importlib.import_module(name)
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,48 @@
+"""Settings: database URL spellings, the generated secret key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from app.config import Settings, normalise_database_url
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("postgresql://u:p@db:5432/x", "postgresql+asyncpg://u:p@db:5432/x"),
+        ("postgres://db/x", "postgresql+asyncpg://db/x"),
+        ("postgresql+asyncpg://db/x", "postgresql+asyncpg://db/x"),
+        ("sqlite:///./var/d.db", "sqlite+aiosqlite:///./var/d.db"),
+        ("sqlite+aiosqlite:///d.db", "sqlite+aiosqlite:///d.db"),
+    ],
+)
+def test_database_urls_are_normalised(given: str, expected: str) -> None:
+    assert normalise_database_url(given) == expected
+
+
+def test_unknown_database_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValidationError, match="unsupported database URL 'mysql'"):
+        Settings(database_url="mysql://x/y", data_dir=tmp_path)
+
+
+def test_secret_key_is_generated_once_and_kept(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DRACHENHORT_SECRET_KEY", raising=False)
+    first = Settings(data_dir=tmp_path / "var")
+    second = Settings(data_dir=tmp_path / "var")
+    assert len(first.secret_key) >= 32 and first.secret_key == second.secret_key
+    key_file = tmp_path / "var" / "secret_key"
+    assert key_file.stat().st_mode & 0o077 == 0  # owner only
+    assert Settings(data_dir=tmp_path / "other").secret_key != first.secret_key
+
+
+def test_defaults_work_embedded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("DRACHENHORT_DATABASE_URL", "DATABASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    settings = Settings(data_dir=tmp_path, base_url="https://games.example/")
+    assert settings.database_url == "sqlite+aiosqlite:///./var/drachenhort.db"
+    assert not settings.is_postgres and not settings.smtp_enabled
+    assert settings.base_url == "https://games.example"
