@@ -290,11 +290,7 @@ def _targets(state: FelsState, play: Play) -> list[Move]:
     if opt in (Opt.MOVE1, Opt.MOVE2):
         if play.selected is not None:
             return [_TO[h] for h in dwarf_steps(state, play.selected, play.value)]
-        return [
-            _DWARF[d]
-            for d in state.alive()
-            if d not in play.moved and dwarf_steps(state, d, play.value)
-        ]
+        return [_DWARF[d] for d in state.alive() if d not in play.moved and dwarf_steps(state, d, play.value)]
     if opt is Opt.ATTACK1:
         return [_DWARF[d] for d in adjacent_dwarves(state)]
     if opt is Opt.ATTACK2:

@@ -416,7 +416,7 @@ def test_example_crossbow_shot_blocked_by_a_defence_card() -> None:
         active=Role.DWARVES,
         dwarves=("B3", "C1", "D3"),
     )
-    state, events = play(state, "play:DW15:crossbow")
+    state, _ = play(state, "play:DW15:crossbow")
     assert FELSENTAL.to_act(state) == {DRAGON_SEAT}
     assert legal(state, DRAGON_SEAT) == ["block:crossbowman:DR34", "accept"]
     state, _events = play(state, "block:crossbowman:DR34")

@@ -1,0 +1,96 @@
+"""Random self-play of whole Felsental matches through the real turn workflow (undo included).
+
+After every decision the game's invariants run (cards conserved, wounds within their tracks,
+no two figures on one hex, ...); at the end of each match the result is checked against the
+tie-break rule of spec §12, recomputed here from the recorded legs.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from app.engine.selfplay import play_random_game
+from app.games.felsental import FELSENTAL
+from app.games.felsental.state import FelsState, Phase
+
+MATCHES = 1000
+OPTION_SETS: tuple[dict[str, Any], ...] = (
+    {"legs": 2},
+    {"legs": 2, "dwarf_setup": "free"},
+    {"legs": 2, "hand_exchange": True},
+    {"legs": 2, "dwarf_setup": "free", "hand_exchange": True},
+)
+SINGLE_LEG = {"legs": 1, "dwarf_setup": "free"}
+
+
+def expected_ranks(state: FelsState) -> tuple[int, int]:
+    """§12 written out again: legs won, at a tie the wounds inflicted, still equal a draw."""
+    legs = [sum(1 for r in state.results if r.winner_seat() == s) for s in (0, 1)]
+    wounds = [
+        sum(r.dwarf_wounds if r.dragon_seat == s else r.dragon_wounds for r in state.results) for s in (0, 1)
+    ]
+    if legs[0] != legs[1]:
+        return (1, 2) if legs[0] > legs[1] else (2, 1)
+    if wounds[0] != wounds[1]:
+        return (1, 2) if wounds[0] > wounds[1] else (2, 1)
+    return (1, 1)
+
+
+class Recorder:
+    """Invariants plus the end-of-match checks; counts the legs that were played out."""
+
+    def __init__(self) -> None:
+        self.legs = 0
+        self.tiebreaks = 0
+
+    def __call__(self, state: FelsState) -> None:
+        FELSENTAL.invariants(state)
+        if state.phase is Phase.OVER:
+            outcome = FELSENTAL.outcome(state)
+            assert outcome is not None and outcome.ranks == expected_ranks(state), state.results
+            assert len(state.results) == state.legs
+            if state.legs == 2:
+                assert state.results[0].dragon_seat != state.results[1].dragon_seat, "roles not swapped"
+            self.legs += state.legs
+            self.tiebreaks += int(outcome.summary["tiebreak"] and state.legs == 2)
+
+
+def run_chunk(seeds: range, options: dict[str, Any] | None = None) -> tuple[int, int, int, int]:
+    """Play the matches of ``seeds``; returns (legs, tie-breaks, decisions, undos)."""
+    recorder = Recorder()
+    game = replace(FELSENTAL, invariants=recorder)
+    decisions = undos = 0
+    for seed in seeds:
+        chosen = options if options is not None else OPTION_SETS[seed % len(OPTION_SETS)]
+        result = play_random_game(game, 2, chosen, seed=seed, undo_every=5)
+        decisions += result.decisions
+        undos += result.undos
+    return recorder.legs, recorder.tiebreaks, decisions, undos
+
+
+@pytest.mark.slow
+def test_random_matches_keep_every_invariant() -> None:
+    """1,000 two-leg matches (2,000 legs) over all option sets, plus single legs; every leg ends.
+
+    The matches are split over two processes (this machine has two cores).
+    """
+    started = time.perf_counter()
+    half = MATCHES // 2
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
+        jobs = [
+            pool.submit(run_chunk, range(0, half)),
+            pool.submit(run_chunk, range(half, MATCHES)),
+            pool.submit(run_chunk, range(10_000, 10_020), SINGLE_LEG),
+        ]
+        totals = [sum(values) for values in zip(*(job.result() for job in jobs), strict=True)]
+    legs, tiebreaks, decisions, undos = totals
+    elapsed = time.perf_counter() - started
+    assert legs == 2 * MATCHES + 20
+    assert tiebreaks > 0 and undos > 0
+    print(f"felsental self-play: {legs} legs, {decisions} decisions, {decisions / elapsed:.0f}/s")
