@@ -65,6 +65,9 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "player": "Player {n}",
         "game_over": "Game over",
         "rider_badge": "Rider",
+        "points": "points",
+        "hand_size": "{count} cards in hand",
+        "winner": "Winner",
     },
     "de": {
         "board": "Spielplan Mount Drago",
@@ -87,6 +90,9 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "player": "Spieler {n}",
         "game_over": "Spielende",
         "rider_badge": "Reiter",
+        "points": "Punkte",
+        "hand_size": "{count} Handkarten",
+        "winner": "Sieg",
     },
 }
 

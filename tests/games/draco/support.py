@@ -69,6 +69,30 @@ def m(text: str) -> Move:
     return Move.parse(text)
 
 
+def rearranged(state: DracoState, viewer: int | None) -> DracoState:
+    """The same public state with everything hidden from ``viewer`` dealt differently."""
+    others = [s for s in range(state.players) if s != viewer]
+    pool = list(state.deck)
+    for s in others:
+        pool.extend(state.hands[s])
+        pool.extend(state.piles[s][:-1])
+    if viewer is not None:
+        pool.extend(state.piles[viewer][:-1])
+    pool = pool[::-1]
+    pool = pool[7:] + pool[:7]
+    hands = list(state.hands)
+    piles = list(state.piles)
+    for s in others:
+        hands[s] = tuple(sorted(pool[: len(state.hands[s])]))
+        del pool[: len(state.hands[s])]
+    for s in range(state.players):
+        if s == viewer or s in others:
+            below = len(state.piles[s]) - 1
+            piles[s] = (*pool[:below], state.piles[s][-1])
+            del pool[:below]
+    return replace(state, hands=tuple(hands), piles=tuple(piles), deck=tuple(pool))
+
+
 # --- self-play with every transition checked ---------------------------------------------------
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -15,7 +14,7 @@ from app.games.draco import DRACO
 from app.games.draco.notation import format_position, parse_position
 from app.games.draco.rules import apply, legal_moves, setup
 from app.games.draco.state import DracoState, Phase
-from tests.games.draco.support import m, position, rng
+from tests.games.draco.support import m, position, rearranged, rng
 
 
 def sample_states(games: int = 8, players: tuple[int, ...] = (2, 3, 4, 5)) -> list[DracoState]:
@@ -113,37 +112,13 @@ def test_views_are_json_and_never_carry_the_position() -> None:
             assert format_position(state).split()[-2] not in dumped  # the draw pile's order
 
 
-def _rearranged(state: DracoState, viewer: int | None) -> DracoState:
-    """The same public state with everything hidden from ``viewer`` dealt differently."""
-    others = [s for s in range(state.players) if s != viewer]
-    pool = list(state.deck)
-    for s in others:
-        pool.extend(state.hands[s])
-        pool.extend(state.piles[s][:-1])
-    if viewer is not None:
-        pool.extend(state.piles[viewer][:-1])
-    pool = pool[::-1]
-    pool = pool[7:] + pool[:7]
-    hands = list(state.hands)
-    piles = list(state.piles)
-    for s in others:
-        hands[s] = tuple(sorted(pool[: len(state.hands[s])]))
-        del pool[: len(state.hands[s])]
-    for s in range(state.players):
-        if s == viewer or s in others:
-            below = len(state.piles[s]) - 1
-            piles[s] = (*pool[:below], state.piles[s][-1])
-            del pool[:below]
-    return replace(state, hands=tuple(hands), piles=tuple(piles), deck=tuple(pool))
-
-
 def test_views_hide_other_hands_the_draw_pile_and_cards_below_the_tops() -> None:
     """§7: hidden are the hands of others, the draw pile order and the cards below pile tops."""
     changed = 0
     for state in STATES[::13]:
         for viewer in [None, *range(state.players)]:
             view = DRACO.view(state, viewer)
-            other = _rearranged(state, viewer)
+            other = rearranged(state, viewer)
             changed += other != state
             assert DRACO.view(other, viewer) == view
             assert "deck" not in view and view["deck_size"] == len(state.deck)
