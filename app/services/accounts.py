@@ -79,6 +79,12 @@ async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut
     user = await db.scalar(select(User).where(User.name_key == key))
     verified = await _verify(user.password_hash if user else _DUMMY_HASH, password)
     if user is None or not verified:
+        # Attempts older than the window no longer count: drop them as new ones arrive.
+        await db.execute(
+            delete(LoginAttempt).where(
+                LoginAttempt.name_key == key, LoginAttempt.created_at <= now - FAILED_LOGIN_WINDOW
+            )
+        )
         db.add(LoginAttempt(name_key=key, created_at=now))
         await db.commit()
         raise BadCredentials("wrong name or password")

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import hashlib
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import User, UserSession
+from app.db.models import LoginAttempt, User, UserSession
+from app.db.session import make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.services import accounts
-from app.services.errors import BadCredentials, InvalidInput, NameTaken, RateLimited
+from app.services.errors import BadCredentials, InvalidInput, NameTaken, RateLimited, Unavailable
 from tests.conftest import TEST_PASSWORD, unique_name
 
 
@@ -131,3 +133,30 @@ async def test_set_locale(db: AsyncSession) -> None:
     assert (await accounts.set_locale(db, user_id=user.id, locale="de")).locale == "de"
     with pytest.raises(InvalidInput):
         await accounts.set_locale(db, user_id=user.id, locale="xx")
+
+
+async def test_a_database_outage_is_unavailable_not_a_crash() -> None:
+    """Nothing listens on port 9: the service answers 503 "please retry", not a stack trace."""
+    engine = make_engine("postgresql+asyncpg://postgres@127.0.0.1:9/none")
+    try:
+        async with make_sessionmaker(engine)() as db:
+            with pytest.raises(Unavailable, match="please retry") as caught:
+                await accounts.user_for_token(db, token="whatever")
+        assert caught.value.status == 503
+    finally:
+        await engine.dispose()
+
+
+async def test_old_failed_attempts_stop_counting(db: AsyncSession) -> None:
+    name = unique_name()
+    await accounts.register(db, name=name, password=TEST_PASSWORD, locale="en")
+    for _ in range(accounts.MAX_FAILED_LOGINS):
+        with pytest.raises(BadCredentials):
+            await accounts.log_in(db, name=name, password="wrong password")
+    old = utcnow() - accounts.FAILED_LOGIN_WINDOW - timedelta(seconds=1)
+    await db.execute(
+        update(LoginAttempt).where(LoginAttempt.name_key == name.casefold()).values(created_at=old)
+    )
+    await db.commit()
+    user, _ = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
+    assert user.name == name
