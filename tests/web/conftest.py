@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.client import ApiUser, register
+from tests.support.client import ApiUser, log_in, register
 from tests.support.server import Server
 
 
@@ -28,13 +28,25 @@ def server_dir(tmp_path: Path) -> Path:
 MakeApiUser = Callable[..., Awaitable[ApiUser]]
 
 
+_POOL: list[str] = []
+"""Names of users registered earlier in the run: logging in costs one argon2 check, a
+registration two, and these tests are not about registering."""
+
+
 @pytest.fixture
 async def api_user(server: Server) -> AsyncIterator[MakeApiUser]:
-    """Registers API users on the shared server; closes their clients afterwards."""
+    """Logged-in API users on the shared server (distinct within a test); closed afterwards."""
     made: list[ApiUser] = []
 
-    async def make(locale: str = "en") -> ApiUser:
-        user = await register(server.base_url, locale=locale)
+    async def make(locale: str = "en", fresh: bool = False) -> ApiUser:
+        taken = {u.name for u in made}
+        name = next((n for n in _POOL if n not in taken), None)
+        if fresh or locale != "en" or name is None:
+            user = await register(server.base_url, locale=locale)
+            if not fresh and locale == "en":
+                _POOL.append(user.name)
+        else:
+            user = await log_in(server.base_url, name)
         made.append(user)
         return user
 

@@ -53,7 +53,7 @@ async def test_accept_language_german_gets_german(server: Server) -> None:
 
 
 async def test_locale_switch_is_remembered_in_a_cookie_and_for_the_user(api_user: MakeApiUser) -> None:
-    alice = await api_user()
+    alice = await api_user(fresh=True)  # its language changes: not for the pool
     page = await alice.get("/")
     assert "Open matches" in page.text
     switched = await alice.client.post(

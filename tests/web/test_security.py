@@ -140,3 +140,23 @@ async def test_vendored_htmx_is_served_with_its_licence(server: Server) -> None:
             "/static/js/board.js",
         ):
             assert (await client.get(path)).status_code == 200, path
+
+
+async def test_database_down_is_503_with_retry_after() -> None:
+    from app.db.session import make_engine, make_sessionmaker
+
+    settings = Settings(secret_key="x" * 32, database_url="postgresql://postgres@127.0.0.1:9/nowhere")
+    app = create_app(settings)
+    engine = make_engine(settings.database_url)
+    app.state.engine, app.state.sessionmaker = engine, make_sessionmaker(engine)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    try:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            client.cookies.set("drachenhort_session", "some-token")
+            api = await client.get("/api/me/matches")
+            page = await client.get("/", headers={"Accept-Language": "de"})
+    finally:
+        await engine.dispose()
+    assert api.status_code == 503 and api.headers["retry-after"]
+    assert "retry" in api.json()["detail"]
+    assert page.status_code == 503 and "Traceback" not in page.text

@@ -32,11 +32,6 @@ async def match_page(
     chat = None
     if user is not None and m.viewer_seat is not None:
         chat = await match_service.list_messages(db, match_id=match_id, user_id=user.id)
-    invite_url = None
-    if m.status == "open" and user is not None:
-        summary = await lobby.get_summary(db, match_id=match_id, viewer_id=user.id)
-        if summary.invite_token:
-            invite_url = f"{settings.base_url}/invite/{summary.invite_token}"
     return page(
         request,
         "match/page.html",
@@ -46,17 +41,16 @@ async def match_page(
         game_css=_static_if_present(m.game, "board.css"),
         game_js=_static_if_present(m.game, "board.js"),
         chat=chat,
-        invite_url=invite_url,
-        **area_context(m, locale),
+        **{**area_context(m, locale), "invite_url": await _invite_url(db, settings.base_url, m, user)},
     )
 
 
 @router.get("/matches/{match_id}/area")
 async def match_area(
-    request: Request, db: SessionDep, user: OptionalUser, locale: Locale, match_id: int
+    request: Request, db: SessionDep, settings: SettingsDep, user: OptionalUser, locale: Locale, match_id: int
 ) -> Response:
     m = await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)
-    return area(request, m, locale, user)
+    return area(request, m, locale, user, invite_url=await _invite_url(db, settings.base_url, m, user))
 
 
 @router.post("/matches/{match_id}/moves")
@@ -197,6 +191,7 @@ def area(
     user: UserOut | None,
     *,
     message: str | None = None,
+    invite_url: str | None = None,
     status_code: int = 200,
 ) -> Response:
     return page(
@@ -205,7 +200,7 @@ def area(
         locale=locale,
         user=user,
         status_code=status_code,
-        **{**area_context(m, locale), "message": message},
+        **{**area_context(m, locale), "message": message, "invite_url": invite_url},
     )
 
 
@@ -221,6 +216,7 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
     return {
         "m": m,
         "message": None,
+        "invite_url": None,
         "board_template": _board_template(m.game),
         "view": m.view,
         "seat": m.viewer_seat,
@@ -253,6 +249,14 @@ def ui_text(slug: str, locale: str) -> Any:
         return texts.get(locale, {}).get(key) or texts.get("en", {}).get(key) or key
 
     return t
+
+
+async def _invite_url(db: SessionDep, base_url: str, m: MatchView, user: UserOut | None) -> str | None:
+    """The invitation link, for members of a match that still has open seats."""
+    if m.status != "open" or user is None:
+        return None
+    summary = await lobby.get_summary(db, match_id=m.id, viewer_id=user.id)
+    return f"{base_url}/invite/{summary.invite_token}" if summary.invite_token else None
 
 
 def _result_area(request: Request, result: MoveResult, locale: str, user: UserOut) -> Response:
