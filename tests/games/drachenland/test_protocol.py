@@ -36,7 +36,7 @@ NEAR_MISSES = [
 ]
 
 
-def sample_states(games: int = 6, every: int = 7) -> list[State]:
+def sample_states(games: int = 6, every: int = 29) -> list[State]:
     """States from random games (all phases, several player counts and variants)."""
     states = []
     for g in range(games):
