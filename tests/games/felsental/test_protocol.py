@@ -130,7 +130,7 @@ def _swap_hidden(state: FelsState, role: Role) -> FelsState | None:
 def test_views_hide_hands_and_draw_piles() -> None:
     """Other seats and spectators see the same view whatever the hidden cards are."""
     checked = 0
-    for state in every(5):
+    for state in every(9):
         for role in Role:
             other = _swap_hidden(state, role)
             if other is None:
@@ -140,12 +140,12 @@ def test_views_hide_hands_and_draw_piles() -> None:
                 assert FELSENTAL.view(state, viewer) == FELSENTAL.view(other, viewer)
                 checked += 1
             assert FELSENTAL.view(state, owner) != FELSENTAL.view(other, owner)
-    assert checked > 100
+    assert checked > 50
 
 
 def test_hidden_cards_never_appear_in_a_view() -> None:
     """No draw-pile card in any view; a hand only in its owner's view."""
-    for state in every(5):
+    for state in every(9):
         for viewer in (0, 1, None):
             text = json.dumps(FELSENTAL.view(state, viewer))
             for role in Role:
