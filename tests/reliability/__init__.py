@@ -1,0 +1,1 @@
+"""Reliability and security: faults, load, bad input and attacks against real processes (issue 7)."""
