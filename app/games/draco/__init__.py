@@ -14,8 +14,9 @@ def _ui_text() -> dict[str, dict[str, str]]:
     merged: dict[str, dict[str, str]] = {}
     for locale, strings in text.UI_TEXT.items():
         names = {f"dragon_{d.value}": text.dragon_name(d.value, locale) for d in DRAGONS}
+        abbreviations = {f"abbr_{d}": a for d, a in text.DRAGON_ABBREVIATIONS[locale].items()}
         kinds = {f"kind_{k}": v for k, v in text.KIND_NAMES[locale].items()}
-        merged[locale] = {**strings, **names, **kinds}
+        merged[locale] = {**strings, **names, **abbreviations, **kinds}
     return merged
 
 

@@ -38,6 +38,34 @@ DRAGON_NAMES: dict[Locale, dict[str, str]] = {
     },
 }
 
+DRAGON_ABBREVIATIONS: dict[Locale, dict[str, str]] = {
+    "en": {
+        "blue": "Bl",
+        "brown": "Br",
+        "black": "Bk",
+        "red": "Rd",
+        "yellow": "Ye",
+        "green": "Gn",
+        "gray": "Gy",
+        "lightblue": "LB",
+        "purple": "Pu",
+        "orange": "Or",
+    },
+    "de": {
+        "blue": "Bl",
+        "brown": "Br",
+        "black": "Sw",
+        "red": "Rt",
+        "yellow": "Ge",
+        "green": "Gn",
+        "gray": "Gr",
+        "lightblue": "Hb",
+        "purple": "Li",
+        "orange": "Or",
+    },
+}
+"""Two letters on the dragon pieces (one letter would not tell Blue, Brown and Black apart)."""
+
 KIND_NAMES: dict[Locale, dict[str, str]] = {
     "en": {"start": "start", "plain": "plain", "blue": "blue", "green": "green", "red": "summit"},
     "de": {"start": "Start", "plain": "normal", "blue": "blau", "green": "grün", "red": "Gipfel"},
@@ -66,7 +94,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "game_over": "Game over",
         "rider_badge": "Rider",
         "points": "points",
-        "hand_size": "{count} cards in hand",
+        "hand_size": "cards in hand: {count}",
         "winner": "Winner",
     },
     "de": {
@@ -91,7 +119,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "game_over": "Spielende",
         "rider_badge": "Reiter",
         "points": "Punkte",
-        "hand_size": "{count} Handkarten",
+        "hand_size": "Handkarten: {count}",
         "winner": "Sieg",
     },
 }
