@@ -55,7 +55,11 @@ def install(app: FastAPI) -> None:
 
     async def domain_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, DomainError)
-        if isinstance(exc, LoginRequired) and not is_api(request) and request.method == "GET":
+        if (
+            isinstance(exc, LoginRequired)
+            and request.method == "GET"
+            and not (is_api(request) or is_htmx(request))
+        ):
             return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
         headers = {"Retry-After": RETRY_AFTER_SECONDS} if exc.status == 503 else None
         return error_response(request, exc.status, exc.reason, headers)
