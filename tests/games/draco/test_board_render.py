@@ -158,3 +158,11 @@ def test_replay_and_spectators_get_no_moves(locale: str) -> None:
     for seat in [None, state.active]:
         html, _ = render(state, seat, locale, replay=True)
         assert "data-move" not in html
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_rules_pages_are_plain_fragments(locale: str) -> None:
+    """The rules pages render as plain HTML fragments with the online conventions, no scripts or styles."""
+    html = ENV.get_template(f"games/draco/rules_{locale}.html").render()
+    assert "<script" not in html and "style=" not in html and "<html" not in html
+    assert "−2" in html and ("Confirm" in html if locale == "en" else "Bestätigen" in html)
