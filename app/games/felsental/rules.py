@@ -225,14 +225,15 @@ def legal_moves(state: FelsState, seat: Seat) -> list[Move]:
     """Every decision ``seat`` may take now, in a fixed order; ``[]`` if it is not to act."""
     # The platform asks several times about the same state (page, check, apply): remember the
     # last answer. States are immutable, and the strong reference keeps the identity unique.
-    if _last_legal[0] is state and _last_legal[1] == seat:
-        return list(_last_legal[2])
+    cached = _last_legal[0]  # one read: another thread may replace the entry meanwhile
+    if cached[0] is state and cached[1] == seat:
+        return list(cached[2])
     moves = _legal_moves(state, seat)
-    _last_legal[:] = [state, seat, tuple(moves)]
+    _last_legal[0] = (state, seat, tuple(moves))
     return moves
 
 
-_last_legal: list[Any] = [None, None, ()]
+_last_legal: list[tuple[Any, Seat, tuple[Move, ...]]] = [(None, -1, ())]
 
 
 def _legal_moves(state: FelsState, seat: Seat) -> list[Move]:

@@ -126,3 +126,11 @@ def test_board_renders_in_both_languages(locale: str) -> None:
     html, _ = render(board_states()[5], 0, locale)
     assert ("Drache" in html) == (locale == "de")
     assert "viewBox" in html
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_rules_pages_are_plain_fragments(locale: str) -> None:
+    """The rules pages exist in both languages, render as plain HTML and cover the two-leg match."""
+    html = ENV.get_template(f"games/felsental/rules_{locale}.html").render()
+    assert "<script" not in html and "style=" not in html and "<html" not in html
+    assert ("Etappe" in html) == (locale == "de") and ("leg" in html) == (locale == "en")
