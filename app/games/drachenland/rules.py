@@ -13,8 +13,7 @@ Moves (one decision each, ``action:arg``):
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from app.engine.protocol import CONFIRM, Event, IllegalMove, Move, Options, Outcome, Seat
 from app.engine.rng import Rng
@@ -64,6 +63,9 @@ ENTER_MOVES = {
 }
 
 T = TypeVar("T")
+S = TypeVar("S")
+NOBODY: frozenset[Seat] = frozenset()
+TO_ACT = tuple(frozenset({s}) for s in range(4))
 
 
 # --- setup ------------------------------------------------------------------------------
@@ -132,7 +134,7 @@ def _deal_gems(rng: Rng, limit: int | None) -> list[tuple[int, int, int, int]]:
 
 
 def to_act(state: State) -> frozenset[Seat]:
-    return frozenset() if state.is_over else frozenset({state.current})
+    return NOBODY if state.turn.phase is Phase.OVER else TO_ACT[state.current]
 
 
 _cache: dict[tuple[int, Seat], tuple[State, list[Move]]] = {}
@@ -761,3 +763,16 @@ def _set_king(
     k = list(kings)
     k[index] = node
     return (k[0], k[1], k[2])
+
+
+def replace(obj: S, **changes: Any) -> S:
+    """``dataclasses.replace`` for our frozen slotted records, without its generic overhead."""
+    cls = type(obj)
+    new = _NEW(cls)
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        _SET(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
+
+
+_NEW = object.__new__
+_SET = object.__setattr__
