@@ -133,4 +133,4 @@ def test_rules_pages_are_plain_fragments(locale: str) -> None:
     """The rules pages exist in both languages, render as plain HTML and cover the two-leg match."""
     html = ENV.get_template(f"games/felsental/rules_{locale}.html").render()
     assert "<script" not in html and "style=" not in html and "<html" not in html
-    assert ("Etappe" in html) == (locale == "de") and ("leg" in html) == (locale == "en")
+    assert ("zwei Etappen" in html) == (locale == "de") and ("two legs" in html) == (locale == "en")
