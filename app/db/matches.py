@@ -43,6 +43,10 @@ class Match(Base):
     """The secret match seed; never leaves the services layer."""
     version: Mapped[int] = mapped_column(Integer, default=0)
     """Optimistic lock: every change is ``UPDATE ... WHERE version = :seen``."""
+    committed_version: Mapped[int] = mapped_column(Integer, default=0)
+    """The version of the last change everybody may know about. Pending decisions and undos
+    bump ``version`` only: seats other than the acting one see this number instead, so
+    watching the version does not reveal the acting player's private trial and error."""
     state: Mapped[str | None] = mapped_column(Text, nullable=True)
     """The committed state as the game's position string (hidden parts included)."""
     rng_counter: Mapped[int] = mapped_column(Integer, default=0)

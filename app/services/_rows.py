@@ -57,12 +57,17 @@ def is_member(seats: Sequence[MatchSeat], user_id: int | None) -> bool:
     return user_id is not None and any(user_id in (s.user_id, s.reserved_for) for s in seats)
 
 
-async def bump_version(db: AsyncSession, match: Match, seen: int, **values: Any) -> bool:
+async def bump_version(
+    db: AsyncSession, match: Match, seen: int, *, pending_only: bool = False, **values: Any
+) -> bool:
     """``UPDATE matches SET ..., version = version + 1 WHERE id = :id AND version = :seen``.
 
     False when another transaction changed the match first. On success the loaded ``match``
-    shows the new values without being marked dirty.
+    shows the new values without being marked dirty. ``pending_only`` marks a change only
+    the acting seat may notice (a pending decision, an undo): ``committed_version`` stays.
     """
+    if not pending_only:
+        values["committed_version"] = seen + 1
     result = await db.execute(
         update(Match)
         .where(Match.id == match.id, Match.version == seen)

@@ -89,6 +89,7 @@ async def create_match(
         players=seats,
         status=MatchStatus.OPEN,
         version=0,
+        committed_version=0,
         rng_counter=0,
         pending=[],
         to_act=[],

@@ -197,6 +197,11 @@ async def _act(
         raise Forbidden("you do not play in this match")
     if match.status != MatchStatus.ACTIVE:
         raise Conflict("this match is not running")
+    if seat not in match.to_act:
+        # Before the version check: a 409 would tell a waiting seat the private version.
+        if action == "undo":
+            raise IllegalMoveError("there is nothing to undo: committed decisions are final")
+        raise NotYourTurn("it is not your turn")
     if match.version != expected_version:
         raise StaleVersion(
             f"the match has moved on (version {match.version}, you saw {expected_version})",
@@ -218,7 +223,7 @@ async def _act(
         raise IllegalMoveError(error.reason) from None
 
     values = _match_values(game, match, turn, new_turn)
-    if not await bump_version(db, match, expected_version, **values):
+    if not await bump_version(db, match, expected_version, pending_only=not committed, **values):
         await db.rollback()
         return await _lost_race(db, match_id, request_id, user_id)
     if committed:
@@ -341,11 +346,13 @@ async def _view(
     db: AsyncSession, match: Match, seats: Sequence[MatchSeat], viewer_seat: Seat | None, locale: str
 ) -> MatchView:
     names = await user_names(db, seats)
+    acting = viewer_seat is not None and viewer_seat in match.to_act
     base: dict[str, Any] = {
         "id": match.id,
         "game": match.game,
         "status": cast(MatchStatusName, match.status),
-        "version": match.version,
+        # Only the acting seat learns about its own pending decisions and undos.
+        "version": match.version if acting else match.committed_version,
         "options": dict(match.options),
         "seats": seat_outs(seats, names),
         "viewer_seat": viewer_seat,

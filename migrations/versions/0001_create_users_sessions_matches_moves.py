@@ -67,6 +67,7 @@ def upgrade() -> None:
         sa.Column("status", sa.String(16), nullable=False),
         sa.Column("seed", sa.LargeBinary(), nullable=True),
         sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("committed_version", sa.Integer(), nullable=False),
         sa.Column("state", sa.Text(), nullable=True),
         sa.Column("rng_counter", sa.Integer(), nullable=False),
         sa.Column("pending", sa.JSON(), nullable=False),

@@ -363,3 +363,28 @@ async def test_chat_is_for_players(db: AsyncSession, make_user: MakeUser) -> Non
         await matches.list_messages(db, match_id=match_id, user_id=stranger.id)
     with pytest.raises(InvalidInput, match="empty"):
         await matches.post_message(db, match_id=match_id, user_id=alice.id, text="   ")
+
+
+async def test_pending_decisions_do_not_show_in_others_version(db: AsyncSession, make_user: MakeUser) -> None:
+    """Other seats see the version of the last commit: no peeking at the acting player's trials."""
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    assert (await _view(db, match_id, bob)).version == start.version
+    played = await _move(db, match_id, alice, start.legal[0], start.version)
+    undone = await matches.undo_move(
+        db,
+        match_id=match_id,
+        user_id=alice.id,
+        expected_version=played.version,
+        request_id=new_request_id(),
+        locale="en",
+    )
+    assert undone.version == start.version + 2
+    for viewer in (bob, None):
+        assert (await _view(db, match_id, viewer)).version == start.version
+    # A waiting seat gets "not your turn", never a 409 carrying the private version.
+    with pytest.raises(NotYourTurn):
+        await _move(db, match_id, bob, "confirm", undone.version + 5)
+    done = await _confirm(db, match_id, alice, undone.version)
+    assert (await _view(db, match_id, bob)).version == done.version
+    assert (await _view(db, match_id, None)).version == done.version
