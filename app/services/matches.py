@@ -45,6 +45,8 @@ from app.services.schemas import (
 )
 
 MESSAGE_MAX = 500
+LOG_MOVES_SHOWN = 200
+"""A match view's log covers the newest decisions; the replay has them all."""
 MESSAGES_SHOWN = 200
 Action = Literal["move", "undo", "confirm"]
 
@@ -378,10 +380,11 @@ async def _view(
     legal = (
         [str(m) for m in game.legal_moves(state, viewer_seat)] if running and viewer_seat in to_act else []
     )
-    rows = await _log_rows(db, match.id)
+    rows = await _log_rows(db, match.id, last=LOG_MOVES_SHOWN)
     log = _committed_log(game, rows, viewer_seat, locale)
     if own_pending:
-        log += _entries(game, len(rows) + 1, turn.pending, viewer_seat, locale, pending=True)
+        next_seq = rows[-1].seq + 1 if rows else 1
+        log += _pending_log(game, next_seq, turn.pending, viewer_seat, locale)
     return MatchView(
         **base,
         view=game.view(state, viewer_seat),
@@ -393,42 +396,44 @@ async def _view(
     )
 
 
-async def _log_rows(db: AsyncSession, match_id: int) -> list[LoggedMove]:
-    return list(
-        await db.scalars(select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq))
-    )
+async def _log_rows(db: AsyncSession, match_id: int, *, last: int | None = None) -> list[LoggedMove]:
+    """The logged decisions in order; only the ``last`` ones when given."""
+    query = select(LoggedMove).where(LoggedMove.match_id == match_id)
+    if last is None:
+        return list(await db.scalars(query.order_by(LoggedMove.seq)))
+    newest = list(await db.scalars(query.order_by(LoggedMove.seq.desc()).limit(last)))
+    return newest[::-1]
 
 
 def _committed_log(
     game: Game, rows: Sequence[LoggedMove], viewer: Seat | None, locale: str
 ) -> list[LogEntry]:
-    decisions = [
-        Decision(r.seat, Move.parse(r.move), tuple(Event.from_json(e) for e in r.events)) for r in rows
-    ]
-    first = rows[0].seq if rows else 1
-    return _entries(game, first, decisions, viewer, locale, pending=False)
-
-
-def _entries(
-    game: Game,
-    first_seq: int,
-    decisions: Sequence[Decision],
-    viewer: Seat | None,
-    locale: str,
-    *,
-    pending: bool,
-) -> list[LogEntry]:
-    """Log lines: each event only for its audience (a drawn hand only for its owner)."""
     return [
-        LogEntry(
-            seq=seq,
-            seat=decision.seat,
-            text=game.describe(event, locale),
-            pieces=list(event.pieces),
-            pending=pending,
-            kind=event.kind,
-        )
-        for seq, decision in enumerate(decisions, start=first_seq)
+        _entry(game, row.seq, row.seat, event, locale, pending=False)
+        for row in rows
+        for event in map(Event.from_json, row.events)
+        if event.is_visible_to(viewer)
+    ]
+
+
+def _pending_log(
+    game: Game, first_seq: int, pending: Sequence[Decision], viewer: Seat | None, locale: str
+) -> list[LogEntry]:
+    return [
+        _entry(game, seq, decision.seat, event, locale, pending=True)
+        for seq, decision in enumerate(pending, start=first_seq)
         for event in decision.events
         if event.is_visible_to(viewer)
     ]
+
+
+def _entry(game: Game, seq: int, seat: Seat, event: Event, locale: str, *, pending: bool) -> LogEntry:
+    """A log line; callers pass only events the viewer may see (a drawn hand: its owner)."""
+    return LogEntry(
+        seq=seq,
+        seat=seat,
+        text=game.describe(event, locale),
+        pieces=list(event.pieces),
+        pending=pending,
+        kind=event.kind,
+    )

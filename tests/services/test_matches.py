@@ -388,3 +388,16 @@ async def test_pending_decisions_do_not_show_in_others_version(db: AsyncSession,
     done = await _confirm(db, match_id, alice, undone.version)
     assert (await _view(db, match_id, bob)).version == done.version
     assert (await _view(db, match_id, None)).version == done.version
+
+
+async def test_the_view_log_shows_the_newest_decisions(
+    db: AsyncSession, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    monkeypatch.setattr(matches, "LOG_MOVES_SHOWN", 2)
+    version = (await _view(db, match_id, alice)).version
+    for user in (alice, bob, alice):
+        version = (await _confirm(db, match_id, user, version)).version
+    log = (await _view(db, match_id, bob)).log
+    # Decisions 2 (bob's confirm: his cards shown to him) and 3 (alice's: only the count).
+    assert [(e.seq, e.kind) for e in log] == [(2, "drew"), (2, "drew_cards"), (3, "drew")]
