@@ -16,6 +16,10 @@ DWARF = {
     "en": {"warrior": "the warrior", "crossbowman": "the crossbowman", "trapper": "the trapper"},
     "de": {"warrior": "der Krieger", "crossbowman": "der Armbrustschütze", "trapper": "der Fallensteller"},
 }
+DWARF_ACC = {
+    "en": DWARF["en"],
+    "de": {"warrior": "den Krieger", "crossbowman": "den Armbrustschützen", "trapper": "den Fallensteller"},
+}
 TRACK = {
     "en": {"scales": "scales", "flight": "flight", "movement": "movement", "fire": "fire breath"},
     "de": {"scales": "Schuppenpanzer", "flight": "Flug", "movement": "Bewegung", "fire": "Feueratem"},
@@ -79,6 +83,8 @@ def describe(event: Event, locale: Locale) -> str:
     loc = _loc(locale)
     d: Mapping[str, Any] = event.data
     line = _LINES[loc].get(event.kind)
+    if loc == "de" and d.get("role") == "dwarves":
+        line = _DE_PLURAL.get(event.kind, line)  # "die Zwerge spielen", not "spielt"
     if line is None:
         return event.kind
     words: dict[str, Any] = dict(d)
@@ -88,11 +94,12 @@ def describe(event: Event, locale: Locale) -> str:
     if "by" in d:
         words["By"] = ROLE[loc][d["by"]][:1].upper() + ROLE[loc][d["by"]][1:]
     if "dwarf" in d:
+        words["dwarf_acc"] = DWARF_ACC[loc][d["dwarf"]]
         words["dwarf"] = DWARF[loc][d["dwarf"]]
         words["Dwarf"] = words["dwarf"][:1].upper() + words["dwarf"][1:]
     if "dwarves" in d:
         joiner = " and " if loc == "en" else " und "
-        words["dwarves"] = joiner.join(DWARF[loc][w] for w in d["dwarves"])
+        words["dwarves"] = joiner.join(DWARF_ACC[loc][w] for w in d["dwarves"])
     if "track" in d:
         words["track"] = TRACK[loc][d["track"]]
     if "option" in d:
@@ -117,8 +124,8 @@ def describe(event: Event, locale: Locale) -> str:
     if event.kind == "match_over":
         words["legs"] = ":".join(map(str, d["legs"]))
         words["wounds"] = ":".join(map(str, d["wounds"]))
-    if event.kind == "attack_declared" and d.get("direction") is None:
-        words["dir"] = "-"
+    if event.kind == "attack_declared":
+        return _attack_line(loc, d, words["option"])
     extra = ""
     if event.kind == "dragon_track_wounded" and d.get("lost"):
         extra = " (ability lost)" if loc == "en" else " (Fähigkeit verloren)"
@@ -142,8 +149,8 @@ _LINES: Mapping[str, Mapping[str, str]] = {
         "card_finished": "Card {card} is done",
         "moved": "{Piece} moved from {from} to {to}",
         "fire_missed": "The dragon breathed fire to the {dir}, hitting no one",
-        "attack_declared": "{By} attack: {option} on {dwarves}",
-        "blocked": "{Role} blocked the attack on {dwarf} with {card}",
+        "attack_declared": "",
+        "blocked": "{Role} blocked the attack on {dwarf_acc} with {card}",
         "dwarf_wounded": "{Dwarf} took {wounds} wound(s), {total} in all",
         "dwarf_died": "{Dwarf} is dead",
         "dragon_wounded": "The dragon took {wounds} wound(s), {scales} on its scales",
@@ -169,8 +176,8 @@ _LINES: Mapping[str, Mapping[str, str]] = {
         "card_finished": "Karte {card} ist abgehandelt",
         "moved": "{Piece} zieht von {from} nach {to}",
         "fire_missed": "Der Drache speit Feuer nach {dir} und trifft niemanden",
-        "attack_declared": "Angriff: {By} – {option} auf {dwarves}",
-        "blocked": "{Role} wehrt den Angriff auf {dwarf} mit {card} ab",
+        "attack_declared": "",
+        "blocked": "{Role} wehrt den Angriff auf {dwarf_acc} mit {card} ab",
         "dwarf_wounded": "{Dwarf} erleidet {wounds} Wunde(n), insgesamt {total}",
         "dwarf_died": "{Dwarf} ist tot",
         "dragon_wounded": "Der Drache erleidet {wounds} Wunde(n), {scales} davon auf dem Schuppenpanzer",
@@ -180,6 +187,17 @@ _LINES: Mapping[str, Mapping[str, str]] = {
         "leg_won": "Etappe {leg} geht an {winner}: {reason}",
         "match_over": "Partie beendet: Etappen {legs}, zugefügte Wunden {wounds}",
     },
+}
+
+_DE_PLURAL: Mapping[str, str] = {
+    "hand_exchanged": "{Role} tauschen die Startkarten aus",
+    "hand_kept": "{Role} behalten die Startkarten",
+    "turn_ended": "{Role} beenden den Zug",
+    "drew": "{Role} ziehen {count} Karte(n) und haben nun {hand} auf der Hand",
+    "discarded": "{Role} werfen {card} ({card_text}) wegen des Handkartenlimits ab",
+    "card_wasted": "{Role} spielen {card} ({option}) ohne Wirkung",
+    "card_played": "{Role} spielen {card} ({option})",
+    "blocked": "{Role} wehren den Angriff auf {dwarf_acc} mit {card} ab",
 }
 
 UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
@@ -302,6 +320,21 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "discard": "Abwerfen",
     },
 }
+
+
+def _attack_line(loc: str, d: Mapping[str, Any], option: str) -> str:
+    """Who attacks whom, with the grammar of each language."""
+    dwarves = list(d["dwarves"])
+    if d["by"] == "dragon":
+        targets = (" and " if loc == "en" else " und ").join(DWARF_ACC[loc][w] for w in dwarves)
+        if loc == "en":
+            return f"The dragon attacks {targets} ({option})"
+        return f"Der Drache greift {targets} an ({option})"
+    names = (" and " if loc == "en" else " und ").join(DWARF[loc][w] for w in dwarves)
+    names = names[:1].upper() + names[1:]
+    if loc == "en":
+        return f"{names} {'attack' if len(dwarves) > 1 else 'attacks'} the dragon ({option})"
+    return f"{names} {'greifen' if len(dwarves) > 1 else 'greift'} den Drachen an ({option})"
 
 
 def _loc(locale: Locale) -> str:

@@ -770,3 +770,42 @@ def test_opponent_has_no_moves_and_cannot_act() -> None:
     assert legal(state, DWARF_SEAT) == []
     with pytest.raises(IllegalMove, match="not your turn"):
         FELSENTAL.apply(state, DWARF_SEAT, Move("draw"), rng())
+
+
+# --- §13.15/13.17 and the turn workflow ------------------------------------------------------
+
+
+def test_figures_never_enter_occupied_hexes() -> None:
+    """§13.15: a dwarf never enters the dragon's hex or another dwarf's hex."""
+    state = position(dwarf_hand=["DW34"], active=Role.DWARVES, dwarves=("B2", "B3", "D4"))
+    state, _ = play(state, "play:DW34:move1", "dwarf:warrior")
+    moves = legal(state, DWARF_SEAT)
+    assert "to:B3" not in moves and "to:C3" not in moves and "to:B1" in moves and "to:A2" in moves
+
+
+def test_review_variants_not_adopted() -> None:
+    """§13.17: no discarding as an action, and drawing with six cards in hand is allowed."""
+    state = position(dragon_hand=["DR01", "DR03", "DR04", "DR34", "DR35", "DR36"])
+    moves = legal(state, DRAGON_SEAT)
+    assert "draw" in moves and not any(m.startswith("discard:") for m in moves)
+
+
+def test_card_choices_are_pending_and_attacks_and_draws_are_barriers() -> None:
+    """Online convention: choosing a card and its target can be undone; a draw (reveal) and an
+    attack (hand-over to the defender) commit at once."""
+    from app.engine.selfplay import derive_seed
+    from app.engine.turn import Turn, decide
+
+    seed = derive_seed("felsental-barriers", 0)
+    state = position(dragon_hand=["DR27", "DR03"], dwarf_hand=["DW23"], dwarves=("B3", "D1", "D4"))
+    turn = Turn(state, 0)
+    step = decide(FELSENTAL, turn, DRAGON_SEAT, Move.parse("play:DR27:move"), seed)
+    assert not step.is_commit
+    step = decide(FELSENTAL, step.turn, DRAGON_SEAT, Move.parse("to:C4"), seed)
+    assert not step.is_commit and step.turn.pending
+    step = decide(FELSENTAL, step.turn, DRAGON_SEAT, Move.parse("play:DR03:bite"), seed)
+    step = decide(FELSENTAL, step.turn, DRAGON_SEAT, Move.parse("target:warrior"), seed)
+    assert step.is_commit and len(step.committed) == 4
+    assert FELSENTAL.to_act(step.state) == {DWARF_SEAT}
+    drawer = decide(FELSENTAL, Turn(position(dragon_hand=["DR34"]), 0), DRAGON_SEAT, Move("draw"), seed)
+    assert drawer.is_commit
