@@ -327,3 +327,31 @@ def test_tiles_only_for_the_active_figure() -> None:
     state = place(place(state, 0, "green", "V01"), 0, "red", "P10-2")
     state = play(state, "choose:red:a")
     assert not any(m.startswith("boat") for m in legal(state))
+
+
+def test_flight_to_a_face_down_volcano_reveals_and_stops() -> None:
+    """§4.3 [D]: arrival by FLY at a face-down volcano reveals its tile and ends the movement."""
+    state = rolled(fresh(2), 3, 4)
+    state = volcano(state, "V13", tile=None, face_down=False)
+    state = tiles(king(place(state, 0, "red", "V13"), "red", "V13"), 0, Tile.QUICK_STEPS)
+    state = play(state, "choose:red:b")
+    assert "revealed" in events(state, "fly:V05:die")
+    state = play(state, "fly:V05:die")
+    assert state.turn.phase is Phase.TREASURE and not state.volcanoes[node("V05")].face_down
+
+
+def test_after_calling_the_figure_takes_treasure_where_it_stands() -> None:
+    """German rules: after calling the king dragon the figure may still take a treasure there."""
+    state = clear_tiles(rolled(fresh(2), 1, 4))
+    state = tiles(king(place(state, 0, "blue", "V01"), "blue", "V15"), 0)
+    state = play(state, "choose:blue:b", "call:die")
+    assert state.turn.phase is Phase.TREASURE  # nothing else to do: the movement ends by itself
+    assert "egg" in legal(state)
+
+
+def test_tile_won_with_an_egg_can_be_used_at_once() -> None:
+    """§4.4 [D]: a Magic Hand gained with the egg may be played in the same treasure phase."""
+    state = play(_at_v13(tile=Tile.MAGIC_HAND), "egg")
+    assert legal(state) == {"hand", "pass"}
+    state = play(state, "hand", "egg")
+    assert state.seats[0].eggs == 2
