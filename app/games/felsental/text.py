@@ -259,6 +259,12 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "net_on_dragon": "Net on the dragon",
         "play": "Play",
         "discard": "Discard",
+        "dir_0": "east",
+        "dir_1": "north-east",
+        "dir_2": "north-west",
+        "dir_3": "west",
+        "dir_4": "south-west",
+        "dir_5": "south-east",
     },
     "de": {
         "dragon": "Drache",
@@ -318,6 +324,12 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "net_on_dragon": "Netz auf dem Drachen",
         "play": "Spielen",
         "discard": "Abwerfen",
+        "dir_0": "Osten",
+        "dir_1": "Nordosten",
+        "dir_2": "Nordwesten",
+        "dir_3": "Westen",
+        "dir_4": "Südwesten",
+        "dir_5": "Südosten",
     },
 }
 

@@ -220,3 +220,20 @@ def test_bot_plays_whole_matches() -> None:
             steps += 1
             assert steps < 5000
         assert len(state.results) == 2
+
+
+def test_moves_events_and_views_are_plain_json() -> None:
+    """Move args are plain strings; events and views survive a JSON round trip unchanged."""
+    rng = Rng(derive_seed("json", 0))
+    for state in every(13):
+        for seat in FELSENTAL.to_act(state):
+            for move in FELSENTAL.legal_moves(state, seat):
+                assert all(type(a) is str for a in move.args) and type(move.action) is str
+                assert Move.parse(str(move)) == move
+            _, events = FELSENTAL.apply(state, seat, FELSENTAL.legal_moves(state, seat)[0], rng)
+            for event in events:
+                raw = event.to_json()
+                assert json.loads(json.dumps(raw)) == raw
+        for viewer in (0, 1, None):
+            view = FELSENTAL.view(state, viewer)
+            assert json.loads(json.dumps(view)) == view
