@@ -168,6 +168,8 @@ def _check(state: DracoState, seat: Seat, move: Move) -> None:
     if seat != state.active:
         raise IllegalMove("it is not your turn")
     action, phase = move.action, state.phase
+    if phase is Phase.ENDING and move != CONFIRM:
+        raise IllegalMove("the third dragon has reached the summit: only confirm remains")
     if action == "play":
         if phase is Phase.MOUNT:
             raise IllegalMove("first choose: keep your dragon or take the moved one")
@@ -399,7 +401,16 @@ def _confirm(state: DracoState, seat: Seat, rng: Rng) -> tuple[DracoState, list[
     """Spec §4 step 5 and §5: draw (or not), pass the turn; or end the game."""
     if state.phase is Phase.ENDING:
         over = replace(state, phase=Phase.OVER, play=None)
-        event = Event("game_over", {"scores": list(state.scores), "winners": winners(state)})
+        summit = [i for i in range(len(DRAGONS)) if state.on_summit(i)]
+        event = Event(
+            "game_over",
+            {
+                "scores": list(state.scores),
+                "winners": winners(state),
+                "summit": [DRAGONS[i].value for i in summit],
+            },
+            pieces=tuple(_dragon_piece(i) for i in summit),
+        )
         return over, [event]
     assert state.play is not None
     hand = state.hands[seat]
@@ -415,7 +426,8 @@ def _confirm(state: DracoState, seat: Seat, rng: Rng) -> tuple[DracoState, list[
                 break  # cannot happen (spec §4 step 5), but never loop forever
             deck = rng.shuffled(pool)
             piles = tuple((pile[-1],) for pile in piles)
-            events.append(Event("reshuffled", {"seat": seat, "count": len(deck)}))
+            ridden = tuple(_dragon_piece(pile[-1].dragon_index) for pile in piles)
+            events.append(Event("reshuffled", {"seat": seat, "count": len(deck)}, pieces=ridden))
         take = min(need - len(drawn), len(deck))
         drawn.extend(deck[:take])
         deck = deck[take:]

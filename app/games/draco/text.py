@@ -282,11 +282,12 @@ def _game_over(d: Mapping[str, Any], de: bool) -> str:
     winners: Sequence[int] = d["winners"]
     best = d["scores"][winners[0]]
     names = ", ".join(_player(s, de) for s in winners)
+    summit = ", ".join(_dragon(dragon, de) for dragon in d.get("summit", ()))
     if de:
         shared = " (geteilter Sieg)" if len(winners) > 1 else ""
-        return f"Spielende. Sieg: {names} mit {best} Punkten{shared}."
+        return f"Spielende (auf dem Gipfel: {summit}). Sieg: {names} mit {best} Punkten{shared}."
     shared = " (shared victory)" if len(winners) > 1 else ""
-    return f"Game over. Winner: {names} with {best} points{shared}."
+    return f"Game over (on the summit: {summit}). Winner: {names} with {best} points{shared}."
 
 
 _DESCRIBERS = {

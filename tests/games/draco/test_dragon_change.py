@@ -156,3 +156,12 @@ def test_no_two_players_ever_ride_the_same_dragon() -> None:
         for final in finals:
             invariants(final)
             assert len(final.riders()) == 2
+
+
+def test_keep_or_take_is_refused_without_a_choice() -> None:
+    """§4.2: mount moves exist only in case (d)."""
+    state = position(hands=["R3B1", "G2A1"], piles=["R1", "B2"], at={**LOW, "red": 4})
+    for move in (KEEP, TAKE):
+        assert move not in legal_moves(state, 0)
+        with pytest.raises(IllegalMove, match="no dragon change to choose"):
+            apply(state, 0, move, rng())

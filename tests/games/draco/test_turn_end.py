@@ -122,11 +122,13 @@ def test_third_dragon_on_the_summit_ends_after_its_big_scoring() -> None:
     assert events[-1].data["final"] is True
     assert after.scores == (6, 8)
     assert legal_moves(after, 0) == [CONFIRM]
-    with pytest.raises(IllegalMove, match="already played"):
-        apply(after, 0, m("play:black:1"), rng())
+    for refused in ("play:black:1", "discard:red:1"):
+        with pytest.raises(IllegalMove, match="only confirm remains"):
+            apply(after, 0, m(refused), rng())
     assert outcome(after) is None
     over, end = apply(after, 0, CONFIRM, rng())
     assert [e.kind for e in end] == ["game_over"]
+    assert set(end[0].pieces) == {"dragon-red", "dragon-black", "dragon-blue"}
     assert over.hands == after.hands and over.deck == after.deck
     assert DRACO.to_act(over) == frozenset() and legal_moves(over, 0) == legal_moves(over, 1) == []
     result = outcome(over)
