@@ -360,7 +360,7 @@ async def _view(
         "viewer_seat": viewer_seat,
         "created_by": match.created_by,
         "waiting_since": match.turn_started_at if match.status == MatchStatus.ACTIVE else None,
-        "outcome": OutcomeOut(**match.result) if match.result else None,
+        "outcome": _outcome(match.result),
     }
     if match.state is None or match.seed is None:
         empty: dict[str, Any] = {
@@ -437,3 +437,9 @@ def _entry(game: Game, seq: int, seat: Seat, event: Event, locale: str, *, pendi
         pending=pending,
         kind=event.kind,
     )
+
+
+def _outcome(result: dict[str, Any] | None) -> OutcomeOut | None:
+    if not result or "scores" not in result:
+        return None
+    return OutcomeOut(scores=result["scores"], ranks=result["ranks"])

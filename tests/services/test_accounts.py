@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from datetime import timedelta
 
+import asyncpg
 import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -15,6 +16,7 @@ from app.db.types import utcnow
 from app.services import accounts
 from app.services.errors import BadCredentials, InvalidInput, NameTaken, RateLimited, Unavailable
 from tests.conftest import TEST_PASSWORD, unique_name
+from tests.support.db import asyncpg_dsn, uses_postgres
 
 
 async def test_register_then_log_in_and_out(db: AsyncSession) -> None:
@@ -160,3 +162,29 @@ async def test_old_failed_attempts_stop_counting(db: AsyncSession) -> None:
     await db.commit()
     user, _ = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
     assert user.name == name
+
+
+@pytest.mark.postgres_only
+@pytest.mark.skipif(not uses_postgres(), reason="kills PostgreSQL backends (TEST_DATABASE_URL)")
+async def test_a_killed_connection_is_unavailable_then_recovers(database_url: str) -> None:
+    engine = make_engine(database_url)
+    try:
+        name = unique_name()
+        async with make_sessionmaker(engine)() as db:
+            await accounts.register(db, name=name, password=TEST_PASSWORD, locale="en")
+            await db.execute(select(1))  # this session now holds a connection ...
+            admin = await asyncpg.connect(asyncpg_dsn(database_url))
+            try:  # ... which PostgreSQL drops, as in a restart
+                await admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            finally:
+                await admin.close()
+            with pytest.raises(Unavailable, match="please retry"):
+                await accounts.user_for_token(db, token="whatever")
+        async with make_sessionmaker(engine)() as db:  # the pool recovers by itself
+            user, _ = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
+            assert user.name == name
+    finally:
+        await engine.dispose()
