@@ -1,0 +1,151 @@
+"""Notifications: your turn, a match ended, an invitation, a draw offered, a vote opened.
+
+Rows are written inside the transaction that caused them (``record_*``), at most one per
+(user, match, kind, waiting period), so a turn produces one notification and at most one
+mail however many moves it takes. Mails go out later from the background task
+(``app.services.mail.send_pending``); the live badge is nudged after the commit by the caller.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.async_play import Notification, UserSettings
+from app.db.models import Match, MatchSeat, MatchStatus
+from app.db.types import utcnow
+from app.services import live
+from app.services._db import use_case
+from app.services._rows import game_title
+from app.services.play_schemas import BadgeOut, NotificationOut
+
+YOUR_TURN = "your_turn"
+MATCH_ENDED = "match_ended"
+INVITED = "invited"
+DRAW_OFFERED = "draw_offered"
+VOTE_OPEN = "vote_open"
+MAILED_KINDS = frozenset({YOUR_TURN, MATCH_ENDED, INVITED})
+LIST_LIMIT = 50
+
+
+async def record_turn(db: AsyncSession, match: Match, seats: Sequence[MatchSeat]) -> set[int]:
+    """After a committed change: your-turn rows for the seats to act, or match-ended rows.
+
+    Returns the users notified (to nudge after the commit).
+    """
+    if match.status == MatchStatus.ACTIVE and match.turn_started_at is not None:
+        users = [s.user_id for s in seats if s.seat in match.to_act and s.user_id is not None]
+        return await record(db, users, match.id, YOUR_TURN, match.turn_started_at)
+    if match.status in (MatchStatus.FINISHED, MatchStatus.ABORTED):
+        users = [s.user_id for s in seats if s.user_id is not None]
+        return await record(db, users, match.id, MATCH_ENDED, match.finished_at or utcnow())
+    return set()
+
+
+async def record(
+    db: AsyncSession, user_ids: Iterable[int], match_id: int, kind: str, period: datetime
+) -> set[int]:
+    """Add one notification per user unless that (user, match, kind, period) has one."""
+    wanted = set(user_ids)
+    if not wanted:
+        return set()
+    have = set(
+        await db.scalars(
+            select(Notification.user_id).where(
+                Notification.user_id.in_(wanted),
+                Notification.match_id == match_id,
+                Notification.kind == kind,
+                Notification.period == period,
+            )
+        )
+    )
+    mailable = await _mailable(db, wanted) if kind in MAILED_KINDS else set()
+    now = utcnow()
+    new = sorted(wanted - have)
+    db.add_all(
+        Notification(
+            user_id=u,
+            match_id=match_id,
+            kind=kind,
+            period=period,
+            created_at=now,
+            mail_state="pending" if u in mailable else "none",
+        )
+        for u in new
+    )
+    await db.flush()
+    return set(new)
+
+
+async def nudge(user_ids: Iterable[int]) -> None:
+    """Tell the users' open pages (the badge) that something changed; after the commit."""
+    for user_id in sorted(set(user_ids)):
+        await live.publish_user(user_id)
+
+
+@use_case
+async def badge(db: AsyncSession, *, user_id: int) -> BadgeOut:
+    """How many running matches wait for the user, and how many notifications are unread."""
+    seated = select(MatchSeat.match_id).where(MatchSeat.user_id == user_id)
+    to_act = await db.execute(
+        select(Match.to_act, MatchSeat.seat)
+        .join(MatchSeat, MatchSeat.match_id == Match.id)
+        .where(Match.id.in_(seated), Match.status == MatchStatus.ACTIVE, MatchSeat.user_id == user_id)
+    )
+    your_turn = sum(1 for acting, seat in to_act.tuples() if seat in acting)
+    unread = await db.scalar(
+        select(func.count()).where(Notification.user_id == user_id, Notification.read_at.is_(None))
+    )
+    return BadgeOut(your_turn=your_turn, unread=unread or 0)
+
+
+@use_case
+async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "en") -> list[NotificationOut]:
+    """The newest notifications first."""
+    rows = await db.execute(
+        select(Notification, Match.game)
+        .join(Match, Match.id == Notification.match_id)
+        .where(Notification.user_id == user_id)
+        .order_by(Notification.id.desc())
+        .limit(LIST_LIMIT)
+    )
+    return [
+        NotificationOut(
+            id=n.id,
+            kind=n.kind,
+            match_id=n.match_id,
+            game_title=game_title(game, locale),
+            created_at=n.created_at,
+            read=n.read_at is not None,
+        )
+        for n, game in rows.tuples()
+    ]
+
+
+@use_case
+async def mark_read(db: AsyncSession, *, user_id: int, match_id: int | None = None) -> int:
+    """Mark the user's notifications read (those of one match, or all); how many changed."""
+    query = update(Notification).where(Notification.user_id == user_id, Notification.read_at.is_(None))
+    if match_id is not None:
+        query = query.where(Notification.match_id == match_id)
+    result = await db.execute(query.values(read_at=utcnow()))
+    await db.commit()
+    changed: int = getattr(result, "rowcount", 0)
+    if changed:
+        await live.publish_user(user_id)
+    return changed
+
+
+async def _mailable(db: AsyncSession, user_ids: set[int]) -> set[int]:
+    rows = await db.scalars(
+        select(UserSettings.user_id).where(
+            UserSettings.user_id.in_(user_ids),
+            UserSettings.email.is_not(None),
+            UserSettings.mail_opt_out.is_(False),
+            UserSettings.disabled.is_(False),
+        )
+    )
+    return set(rows)

@@ -1,0 +1,106 @@
+"""Output schemas of asynchronous play: clocks, notifications, ratings, profiles, settings."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from app.services.schemas import MatchSummary, _Out
+
+
+class ClockOut(_Out):
+    """A match's time control and its state beyond the rules, as every player may see it."""
+
+    match_id: int
+    days_per_move: int | None
+    policy: str
+    deadline: datetime | None
+    """When the seats to act run out of time (vacation days included); None without a clock."""
+    timed_out: list[int]
+    late: list[int]
+    votes: list[int]
+    resigned: list[int]
+    draw_offer_by: int | None
+    conclusion: str | None
+    rematch_of: int | None
+    rematch_id: int | None
+
+
+class NotificationOut(_Out):
+    id: int
+    kind: str
+    match_id: int
+    game_title: str
+    created_at: datetime
+    read: bool
+
+
+class BadgeOut(_Out):
+    your_turn: int
+    unread: int
+
+
+class RatingOut(_Out):
+    game: str
+    game_title: str
+    mu: float
+    sigma: float
+    ordinal: float
+    """``mu - 3 sigma``: what the ranking sorts by (a conservative estimate)."""
+    games: int
+
+
+class RankingRow(_Out):
+    position: int
+    user_id: int
+    name: str
+    rating: RatingOut
+
+
+class RatingPoint(_Out):
+    match_id: int
+    rank: int
+    mu_before: float
+    mu_after: float
+    sigma_after: float
+    ordinal_after: float
+    created_at: datetime
+
+
+class GameResults(_Out):
+    game: str
+    game_title: str
+    played: int
+    won: int
+    average_rank: float
+
+
+class ProfileOut(_Out):
+    user_id: int
+    name: str
+    member_since: datetime
+    ratings: list[RatingOut]
+    results: list[GameResults]
+    running: list[MatchSummary]
+    finished: list[MatchSummary]
+    """Finished (and aborted) matches, newest first, after the filters."""
+    games_played: list[str]
+    """Game slugs this user has finished matches in (the filter's choices)."""
+    opponents: list[str]
+    """Names of everybody this user has finished a match with (the filter's choices)."""
+
+
+class SettingsOut(_Out):
+    user_id: int
+    email: str | None
+    mail_opt_out: bool
+    vacation_days_left: int
+    vacation_days_per_year: int
+    mail_available: bool
+
+
+class AdminUserOut(_Out):
+    id: int
+    name: str
+    is_admin: bool
+    disabled: bool
+    created_at: datetime
