@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from app.i18n import negotiate, normalise
 from app.services.errors import DomainError
 from app.web.deps import LoginRequired
+from app.web.reasons import translate_reason
 from app.web.security import LOCALE_COOKIE
 from app.web.templating import render, render_string
 
@@ -42,6 +43,7 @@ def error_response(
     if is_api(request):
         return JSONResponse({"detail": reason, **extra}, status_code=status, headers=headers)
     locale = _locale(request)
+    reason = translate_reason(locale, reason)
     if is_htmx(request):
         html = render_string(locale, "_flash.html", {"message": reason, "kind": "error"})
         all_headers = {"HX-Retarget": "#flash", "HX-Reswap": "innerHTML", **(headers or {})}

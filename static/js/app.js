@@ -9,6 +9,14 @@
     }
   });
 
+  // A sent chat message clears its input.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var form = event.target;
+    if (form instanceof HTMLFormElement && form.classList.contains("chat-form") && event.detail.successful) {
+      form.reset();
+    }
+  });
+
   // Replay: arrow keys step, Home/End jump (unless typing in a field).
   document.addEventListener("keydown", function (event) {
     var nav = document.querySelector("[data-replay-nav]");

@@ -89,6 +89,9 @@ def test_two_players_play_a_turn_with_undo_and_confirm_and_see_each_other_live(
         expect(bob.locator("#match-area [data-move]").first).to_be_visible()
         expect(bob.locator(".log-entry").first).to_be_visible()
         expect(bob.locator("#turn-badge")).to_contain_text("Your turn: 1")
+        # With nothing new to tell, a reloaded page still refreshes its area when the stream opens.
+        with alice.expect_request(re.compile(r"/matches/\d+/area$")):
+            alice.reload()
         csp_errors = [e for e in errors if "Content Security Policy" in e]
         assert csp_errors == []
     finally:

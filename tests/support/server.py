@@ -18,7 +18,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
 SECRET_KEY = "test-secret-key-for-the-web-tests"
-READY_TIMEOUT = 20.0
+READY_TIMEOUT = 60.0
 
 
 def free_port() -> int:

@@ -18,7 +18,7 @@ OPTIONS = {"templates/**.html": {"extensions": "jinja2.ext.i18n"}}
 def extracted_ids() -> set[str]:
     ids = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT), METHODS, OPTIONS, keywords={"_": None, "gettext": None}
+        str(ROOT), METHODS, OPTIONS, keywords={"_": None, "gettext": None, "N_": None}
     ):
         ids.add(message if isinstance(message, str) else message[0])
     return ids

@@ -228,3 +228,14 @@ async def test_logout_ends_the_session(api_user: MakeApiUser) -> None:
 async def test_start_is_rendered_for_a_second_match(api_user: MakeApiUser) -> None:
     m = await start_toy_match(await api_user(), await api_user())
     assert (await m.other.get(f"/matches/{m.id}/area")).status_code == 200
+
+
+async def test_known_reasons_are_shown_in_german(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url, headers={"Accept-Language": "de"}) as client:
+        form = await client.get("/login")
+        response = await client.post(
+            "/login",
+            data={"name": unique_name(), "password": "wrong-password", "csrf_token": csrf_in(form.text)},
+        )
+    assert response.status_code == 401
+    assert "Name oder Passwort falsch" in response.text

@@ -12,6 +12,7 @@ from app.services import accounts
 from app.services.errors import DomainError
 from app.web.deps import CsrfChecked, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page, redirect, safe_next
+from app.web.reasons import translate_reason
 from app.web.security import LOCALE_COOKIE, SESSION_COOKIE, is_https
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -44,7 +45,7 @@ async def login(
             locale=locale,
             user=None,
             status_code=exc.status,
-            error=exc.reason,
+            error=translate_reason(locale, exc.reason),
             next=safe_next(next),
             name=name,
         )
@@ -78,7 +79,7 @@ async def register(
             locale=locale,
             user=None,
             status_code=exc.status,
-            error=exc.reason,
+            error=translate_reason(locale, exc.reason),
             next=safe_next(next),
             name=name,
         )

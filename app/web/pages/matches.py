@@ -22,6 +22,7 @@ router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 STATIC_DIR = TEMPLATE_DIR.parent / "static"
 RequestId = Annotated[str, Form(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Version = Annotated[int, Form(ge=0)]
+LAST_STEP = 1 << 30
 
 
 @router.get("/matches/{match_id}")
@@ -160,11 +161,8 @@ async def replay_page(
     match_id: int,
     step: int | None = None,
 ) -> Response:
-    if step is None:
-        # Without a step the replay opens at the end: ask for step 0 to learn how many there are.
-        first = await match_service.replay(db, match_id=match_id, viewer_id=_id(user), step=0, locale=locale)
-        step = first.steps
-    step = max(0, step)
+    # The service clamps the step to the logged range: no step means the end of the match.
+    step = LAST_STEP if step is None else max(0, step)
     rv = await match_service.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
     # The seat names for the board and the panels (the replay view carries only the position).
     seats = (await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)).seats
