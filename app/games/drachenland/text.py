@@ -114,6 +114,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "figure_blue": "blue figure",
         "ring_worn": "wears a magic ring",
         "actions": "Actions",
+        "fly_hint": "pick a volcano marked S",
     },
     "de": {
         "board": "Spielplan Drachenland",
@@ -177,6 +178,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "figure_blue": "blaue Figur",
         "ring_worn": "trägt einen Zauberring",
         "actions": "Aktionen",
+        "fly_hint": "einen mit S markierten Vulkan wählen",
     },
 }
 UI_TEXT["en"] |= {f"tile_{k}": v for k, v in TILE_NAMES["en"].items()}
