@@ -82,7 +82,7 @@ def test_random_matches_keep_every_invariant() -> None:
     """
     started = time.perf_counter()
     half = MATCHES // 2
-    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("fork")) as pool:
+    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
         jobs = [
             pool.submit(run_chunk, range(0, half)),
             pool.submit(run_chunk, range(half, MATCHES)),
