@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Match
 from app.engine.registry import get_game
@@ -186,3 +188,28 @@ async def test_invite_link_finds_the_match(db: AsyncSession, make_user: MakeUser
     assert m.invite_token is not None
     found = await lobby.match_for_invite(db, invite_token=m.invite_token, viewer_id=bob.id)
     assert found.id == m.id
+
+
+async def test_two_players_racing_for_the_last_seat(
+    db: AsyncSession, make_user: MakeUser, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """Exactly one gets the seat; the match starts once, with one seed."""
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    m = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[], fixed_order=True
+    )
+
+    async def join(user_id: int) -> str:
+        async with sessionmaker() as session:
+            try:
+                return (
+                    await lobby.join_match(session, match_id=m.id, user_id=user_id, invite_token=None)
+                ).status
+            except Conflict as error:
+                return error.reason
+
+    results = await asyncio.gather(join(bob.id), join(carol.id))
+    assert sorted(results)[0] == "active", results
+    assert results.count("active") == 1
+    final = await lobby.get_summary(db, match_id=m.id, viewer_id=alice.id)
+    assert final.status == "active" and len({s.user_id for s in final.seats}) == 2
