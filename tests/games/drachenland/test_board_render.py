@@ -41,7 +41,7 @@ def render(state: State, seat: int | None, locale: str = "en") -> str:
 
 @pytest.mark.parametrize("locale", ["en", "de"])
 def test_every_data_move_is_legal_and_every_legal_move_is_reachable(locale: str) -> None:
-    for state in SAMPLES[::5]:
+    for state in SAMPLES[::9]:
         for seat in [None, *range(state.players)]:
             html = render(state, seat, locale)
             shown = set(DATA_MOVE.findall(html))
@@ -51,7 +51,7 @@ def test_every_data_move_is_legal_and_every_legal_move_is_reachable(locale: str)
 
 
 def test_clickable_elements_are_keyboard_reachable() -> None:
-    for state in SAMPLES[::5]:
+    for state in SAMPLES[::9]:
         html = render(state, state.current)
         for tag in re.findall(r"<[^>]*data-move=[^>]*>", html):
             assert "legal" in tag
