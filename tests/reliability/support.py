@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 import app.games  # noqa: F401 - registers every game
 from app.db.models import LoggedMove, Match, MatchSeat, MatchStatus
@@ -161,9 +162,15 @@ class StoredMatch:
         return next((s for s, u in self.seats.items() if u == user_id), None)
 
 
-async def read_matches(database_url: str, match_ids: Iterable[int] | None = None) -> list[StoredMatch]:
-    """Matches that have started (all of them, or ``match_ids``), with their log and seats."""
-    engine = make_engine(database_url)
+async def read_matches(
+    database_url: str, match_ids: Iterable[int] | None = None, engine: AsyncEngine | None = None
+) -> list[StoredMatch]:
+    """Matches that have started (all of them, or ``match_ids``), with their log and seats.
+
+    ``engine`` reuses an open engine on ``database_url`` (else one is made and disposed).
+    """
+    own = engine is None
+    engine = engine or make_engine(database_url)
     try:
         async with make_sessionmaker(engine)() as db:
             query = select(Match).where(Match.status.in_(RUNNING)).order_by(Match.id)
@@ -198,11 +205,12 @@ async def read_matches(database_url: str, match_ids: Iterable[int] | None = None
                     by_id[seat.match_id].seats[seat.seat] = seat.user_id
             return out
     finally:
-        await engine.dispose()
+        if own:
+            await engine.dispose()
 
 
-async def read_match(database_url: str, match_id: int) -> StoredMatch:
-    (match,) = await read_matches(database_url, [match_id])
+async def read_match(database_url: str, match_id: int, engine: AsyncEngine | None = None) -> StoredMatch:
+    (match,) = await read_matches(database_url, [match_id], engine)
     return match
 
 
@@ -256,14 +264,10 @@ async def check_consistency(database_url: str, match_ids: Iterable[int] | None =
     return len(matches)
 
 
-async def write_state(database_url: str, match_id: int, state_text: str) -> None:
+async def write_state(engine: AsyncEngine, match_id: int, state_text: str) -> None:
     """Overwrite a match's stored snapshot (the hidden-information test alters hidden data)."""
-    engine = make_engine(database_url)
-    try:
-        async with make_sessionmaker(engine)() as db:
-            match = await db.get(Match, match_id)
-            assert match is not None
-            match.state = state_text
-            await db.commit()
-    finally:
-        await engine.dispose()
+    async with make_sessionmaker(engine)() as db:
+        match = await db.get(Match, match_id)
+        assert match is not None
+        match.state = state_text
+        await db.commit()

@@ -1,0 +1,255 @@
+"""A hidden-information sweep over HTTP (issue 7, "Bad input and attacks").
+
+Matches of every game (the three real ones and the toy game) are played to the end through
+the JSON API with seeded random and greedy decisions (and some undos). At every step, for every
+seat and a spectator (a logged-in non-member):
+
+- the API answer's ``view`` is exactly the game's own view of the real state read from the
+  database (with the seat's own pending decisions, and only its own);
+- its log holds exactly the events that seat may see (audience everyone or that seat);
+- no answer contains the seed (hex or base64) or a position string (the full hidden state).
+
+Every few steps, for every viewer, the hidden data that viewer must not know is altered in the
+database (other hands, draw piles, face-down tiles, screens: ``hidden.py``) and the API
+answer, the match page and the board partial must stay byte for byte the same. Every few steps
+a replay step is fetched by every viewer and checked the same way (and against an altered
+state). All SSE messages of the match, for every viewer, are bare nudges.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import random
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.session import make_engine
+from app.engine.protocol import Event, Game, Move
+from app.engine.registry import get_game
+from app.engine.replay import replay
+from tests.reliability.hidden import scramble
+from tests.reliability.support import Actor, StoredMatch, read_match, request_id, start_match, write_state
+from tests.support.server import Server
+
+pytestmark = pytest.mark.slow
+
+CASES = [("toy", 3, {}), ("draco", 2, {}), ("drachenland", 2, {}), ("felsental", 2, {"legs": 1})]
+SCRAMBLE_EVERY = 20
+REPLAY_EVERY = 25
+MAX_DECISIONS = 900
+
+
+def _json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def _secrets(match: StoredMatch) -> list[str]:
+    """Texts that must never reach a client while the match runs."""
+    seed = match.seed
+    forms = [
+        seed.hex(),
+        seed.hex().upper(),
+        base64.b64encode(seed).decode(),
+        base64.urlsafe_b64encode(seed).decode().rstrip("="),
+        match.state_text,
+    ]
+    if match.pending:
+        seat = match.turn.pending_seat
+        forms.append(match.game.format_position(match.state_for(seat)))
+    return forms
+
+
+def _assert_no_secret(text: str, secrets: list[str], where: str) -> None:
+    for secret in secrets:
+        assert secret not in text, f"{where} contains the seed or a position string"
+
+
+_Entry = tuple[int, str, str, bool]
+
+
+def _expected_log(
+    match: StoredMatch, seat: int | None, cache: dict[tuple[int, int | None], list[_Entry]]
+) -> list[_Entry]:
+    """The log lines ``seat`` may see; committed lines are cached by (seq, seat)."""
+    game = match.game
+    out: list[_Entry] = []
+    for row in match.log:
+        key = (row.seq, seat)
+        if key not in cache:
+            events = (Event.from_json(raw) for raw in row.events)
+            cache[key] = [
+                (row.seq, e.kind, game.describe(e, "en"), False) for e in events if e.is_visible_to(seat)
+            ]
+        out += cache[key]
+    if seat is not None and match.pending and match.turn.pending_seat == seat:
+        out += [
+            (len(match.log) + i, e.kind, game.describe(e, "en"), True)
+            for i, decision in enumerate(match.turn.pending, start=1)
+            for e in decision.events
+            if e.is_visible_to(seat)
+        ]
+    return out
+
+
+def _log_of(body: dict[str, Any]) -> list[_Entry]:
+    return [(e["seq"], e["kind"], e["text"], e["pending"]) for e in body["log"]]
+
+
+class Sweep:
+    """One match, its viewers and the checks; see the module doc."""
+
+    def __init__(
+        self, server: Server, database_url: str, engine: AsyncEngine, game: Game, match_id: int
+    ) -> None:
+        self.server = server
+        self.database_url = database_url
+        self.engine = engine
+        self.game = game
+        self.match_id = match_id
+        self.altered = 0
+        self.checked_pages = 0
+        self.log_cache: dict[tuple[int, int | None], list[_Entry]] = {}
+
+    async def check_answers(
+        self, viewers: list[tuple[int | None, Actor]]
+    ) -> tuple[StoredMatch, dict[Any, Any]]:
+        match = await read_match(self.database_url, self.match_id, self.engine)
+        secrets = _secrets(match) if match.status == "active" else []
+        answers: dict[int | None, dict[str, Any]] = {}
+        responses = await asyncio.gather(
+            *(actor.get(f"/api/matches/{self.match_id}") for _, actor in viewers)
+        )
+        for (seat, _), response in zip(viewers, responses, strict=True):
+            assert response.status_code == 200, response.text
+            body = response.json()
+            assert body["viewer_seat"] == seat
+            expected = _json(self.game.view(match.state_for(seat), seat))
+            assert body["view"] == expected, (
+                f"seat {seat}: the API view is not the game's view of the real state"
+            )
+            assert _log_of(body) == _expected_log(match, seat, self.log_cache), (
+                f"seat {seat}: log shows other events"
+            )
+            _assert_no_secret(response.text, secrets, f"the API answer for seat {seat}")
+            answers[seat] = body
+        return match, answers
+
+    async def check_altered_hidden_data(
+        self, match: StoredMatch, viewers: list[tuple[int | None, Actor]]
+    ) -> None:
+        """Alter each viewer's unknowns in the database: their answer and pages stay identical."""
+        committed = match.turn.committed
+        for seat, actor in viewers:
+            altered = scramble(self.game.slug, committed, seat)
+            altered_text = self.game.format_position(altered)
+            if altered_text == match.state_text:
+                continue
+            paths = [
+                f"/api/matches/{self.match_id}",
+                f"/matches/{self.match_id}",
+                f"/matches/{self.match_id}/area",
+            ]
+            before = [await actor.get(p) for p in paths]
+            await write_state(self.engine, self.match_id, altered_text)
+            try:
+                after = [await actor.get(p) for p in paths]
+            finally:
+                await write_state(self.engine, self.match_id, match.state_text)
+            for path, one, two in zip(paths, before, after, strict=True):
+                assert one.status_code == two.status_code == 200, (path, one.status_code, two.status_code)
+                assert one.text == two.text, f"{path} for seat {seat} changes with data that seat may not see"
+                _assert_no_secret(one.text, [*_secrets(match), altered_text], f"{path} for seat {seat}")
+            self.altered += 1
+            self.checked_pages += 2
+
+    async def check_replay_step(
+        self, match: StoredMatch, viewers: list[tuple[int | None, Actor]], rng: random.Random
+    ) -> None:
+        step = rng.randint(0, len(match.log))
+        moves = [(row.seat, Move.parse(row.move)) for row in match.log[:step]]
+        replayed = list(replay(self.game, match.players, match.options, match.seed, moves))[-1]
+        secrets = _secrets(match)
+        for seat, actor in viewers:
+            response = await actor.get(f"/api/matches/{self.match_id}/replay/{step}")
+            assert response.status_code == 200, response.text
+            body = response.json()
+            view = self.game.view(replayed.state, seat)
+            assert body["step"] == step and body["view"] == _json(view), f"replay {step} for seat {seat}"
+            assert body["view"] == _json(self.game.view(scramble(self.game.slug, replayed.state, seat), seat))
+            visible = [
+                e for row in match.log[:step] for e in row.events if Event.from_json(e).is_visible_to(seat)
+            ]
+            assert [e["kind"] for e in body["log"]] == [e["kind"] for e in visible]
+            _assert_no_secret(response.text, secrets, f"replay step {step} for seat {seat}")
+            page = await actor.get(f"/matches/{self.match_id}/replay", params={"step": step})
+            assert page.status_code == 200
+            _assert_no_secret(page.text, secrets, f"the replay page step {step} for seat {seat}")
+
+
+async def _collect_sse(client: httpx.AsyncClient, url: str, into: list[str], ready: asyncio.Event) -> None:
+    async with client.stream("GET", url) as response:
+        assert response.status_code == 200
+        ready.set()
+        async for line in response.aiter_lines():
+            if line.startswith("data:"):
+                into.append(line[5:].strip())
+
+
+@pytest.mark.parametrize(("slug", "seats", "options"), CASES, ids=[c[0] for c in CASES])
+async def test_no_answer_page_log_sse_or_replay_shows_hidden_data(
+    slug: str, seats: int, options: dict[str, Any], rel_server: Server, database_url: str, actors: list[Actor]
+) -> None:
+    game = get_game(slug)
+    players, spectator = actors[:seats], actors[seats]
+    viewers: list[tuple[int | None, Actor]] = [*enumerate(players), (None, spectator)]
+    match_id = (await start_match(players, slug, options))["id"]
+    engine = make_engine(database_url)
+    sweep = Sweep(rel_server, database_url, engine, game, match_id)
+    streams: list[list[str]] = [[] for _ in viewers]
+    tasks = []
+    for (_, actor), into in zip(viewers, streams, strict=True):
+        ready = asyncio.Event()
+        url = f"{rel_server.base_url}/sse/matches/{match_id}"
+        tasks.append(asyncio.create_task(_collect_sse(actor.client, url, into, ready)))
+        await asyncio.wait_for(ready.wait(), 10)
+    rng = random.Random(f"sweep:{slug}")
+    decisions = 0
+    try:
+        while True:
+            match, answers = await sweep.check_answers(viewers)
+            if match.status != "active":
+                break
+            if decisions % SCRAMBLE_EVERY == 0:
+                await sweep.check_altered_hidden_data(match, viewers)
+            if decisions % REPLAY_EVERY == 0:
+                await sweep.check_replay_step(match, viewers, rng)
+            seat = min(answers[0]["to_act"])
+            mine = answers[seat]
+            body: dict[str, Any] = {"expected_version": mine["version"], "request_id": request_id()}
+            if mine["can_undo"] and rng.random() < 0.06:
+                action = "undo"
+            else:
+                action = "moves"
+                greedy = str(game.timeout_move(match.state_for(seat), seat))
+                body["move"] = rng.choice(mine["legal"]) if rng.random() < 0.3 else greedy
+            answer = await players[seat].post(f"/api/matches/{match_id}/{action}", body)
+            assert answer.status_code == 200, answer.text
+            decisions += 1
+            assert decisions < MAX_DECISIONS, f"{slug}: no end after {MAX_DECISIONS} decisions"
+        await asyncio.sleep(0.3)  # the last nudges
+    finally:
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await engine.dispose()
+    assert match.status == "finished"
+    assert sweep.altered > 0, "no step had hidden data to alter: the sweep proved nothing"
+    for messages in streams:
+        assert messages, "a viewer got no live update at all"
+        for message in messages:
+            assert set(json.loads(message)) == {"kind", "id", "version"}, message
