@@ -196,6 +196,8 @@ def _check(state: DracoState, seat: Seat, move: Move) -> None:
             raise IllegalMove("first choose: keep your dragon or take the moved one")
     else:
         raise IllegalMove(f"'{move}' is not a Draco move")
+    if move not in legal_moves(state, seat):  # a safety net: the precise reasons above should cover all
+        raise IllegalMove(f"'{move}' is not a legal move now")
 
 
 def _card_arg(move: Move) -> Card:

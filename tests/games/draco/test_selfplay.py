@@ -9,6 +9,7 @@ over two worker processes (this machine has two cores).
 from __future__ import annotations
 
 import multiprocessing
+import resource
 import time
 
 import pytest
@@ -30,10 +31,14 @@ def test_random_selfplay_keeps_every_rule() -> None:
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         results = pool.starmap(play_batch, jobs)
     elapsed = time.perf_counter() - started
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
     games = sum(g for g, _ in results)
     decisions = sum(d for _, d in results)
     assert games == 4 * GAMES_PER_COUNT
-    print(f"\ndraco self-play: {games} games, {decisions} decisions, {elapsed:.1f} s")
+    print(
+        f"\ndraco self-play: {games} games, {decisions} decisions, {elapsed:.1f} s wall, "
+        f"{cpu:.1f} s CPU in the workers ({decisions / cpu:.0f} decisions per CPU second)"
+    )
 
 
 def test_a_few_random_games_in_process() -> None:
