@@ -6,8 +6,9 @@ from app.engine.protocol import Game, GameInfo, Option
 from app.engine.registry import register
 from app.games.felsental.bot import timeout_move
 from app.games.felsental.checks import invariants
+from app.games.felsental.match import outcome, setup
 from app.games.felsental.notation import format_position, parse_position
-from app.games.felsental.rules import apply, legal_moves, outcome, setup, to_act
+from app.games.felsental.rules import apply, legal_moves, to_act
 from app.games.felsental.text import UI_TEXT, describe
 from app.games.felsental.views import view
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from app.engine.protocol import Move, Seat
 from app.games.felsental.board import CARDS, DWARVES, Opt, Role, Track, distance
-from app.games.felsental.rules import fire_hits, legal_moves, option_has_effect
+from app.games.felsental.geometry import fire_hits
+from app.games.felsental.rules import legal_moves, option_has_effect
 from app.games.felsental.state import FelsState
 
 ATTACKS = frozenset({Opt.BITE, Opt.FIRE, Opt.ATTACK1, Opt.ATTACK2, Opt.CROSSBOW})

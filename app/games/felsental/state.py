@@ -185,3 +185,29 @@ def evolve(state: FelsState, **changes: Any) -> FelsState:
     for name in _FIELDS:
         _set(new, name, changes[name] if name in changes else getattr(state, name))
     return new
+
+
+# --- small state changes ---------------------------------------------------------------
+
+
+def with_side(state: FelsState, role: Role, side: Side) -> FelsState:
+    return evolve(state, dragon=side) if role is Role.DRAGON else evolve(state, dwarves=side)
+
+
+def discard_card(state: FelsState, role: Role, card: CardId, **changes: Any) -> FelsState:
+    side = state.side(role)
+    hand = tuple(c for c in side.hand if c != card)
+    changes[str(role)] = Side(hand, side.deck, (*side.discard, card))
+    return evolve(state, **changes)
+
+
+def set_hex(state: FelsState, dwarf: Dwarf, hex_id: HexId | None) -> FelsState:
+    hexes = list(state.dwarf_hexes)
+    hexes[DWARVES.index(dwarf)] = hex_id
+    return evolve(state, dwarf_hexes=(hexes[0], hexes[1], hexes[2]))
+
+
+def add_wounds(state: FelsState, track: Track, n: int) -> FelsState:
+    wounds = list(state.dragon_wounds)
+    wounds[TRACKS.index(track)] += n
+    return evolve(state, dragon_wounds=(wounds[0], wounds[1], wounds[2], wounds[3]))

@@ -17,7 +17,9 @@ from app.games.felsental.board import (
     CardId,
     Role,
 )
-from app.games.felsental.rules import crossbow_row, fire_line, match_score, to_act
+from app.games.felsental.geometry import crossbow_row, fire_line
+from app.games.felsental.match import match_score
+from app.games.felsental.rules import to_act
 from app.games.felsental.state import FelsState, Phase
 from app.games.felsental.text import option_label
 
