@@ -170,3 +170,34 @@ async def test_a_spectator_sees_no_hand(toy_match: ToyMatch, server: Server) -> 
         view = (await spectator.get(f"/api/matches/{toy_match.id}")).json()
     assert view["viewer_seat"] is None
     assert view["view"]["hand"] is None and view["legal"] == []
+
+
+async def test_a_pending_move_is_invisible_to_the_other_player(toy_match: ToyMatch) -> None:
+    m = toy_match
+    played = await m.mover.post(
+        f"/api/matches/{m.id}/moves",
+        {"move": first_play(m.view), "expected_version": m.version, "request_id": request_id()},
+    )
+    assert played.json()["committed"] is False
+    other = await m.other.get(f"/api/matches/{m.id}")
+    body = other.json()
+    assert body["log"] == []
+    assert body["view"]["played"] == [0, 0]
+    assert body["view"]["hand_sizes"] == [3, 3]
+    assert "seed" not in other.text
+    page = await m.other.get(f"/matches/{m.id}")
+    assert "log-entry pending" not in page.text
+
+
+async def test_no_answer_carries_the_seed_or_another_hand(toy_match: ToyMatch) -> None:
+    m = toy_match
+    mover_hand = m.view["view"]["hand"]
+    other = (await m.other.get(f"/api/matches/{m.id}")).json()
+    assert other["view"]["hand"] != mover_hand or len(set(mover_hand)) < 3  # its own hand, not the mover's
+    for response in (
+        await m.other.get(f"/api/matches/{m.id}"),
+        await m.other.get(f"/api/matches/{m.id}/replay/0"),
+        await m.other.get("/api/me/matches"),
+    ):
+        assert "seed" not in response.text
+        assert "position" not in response.text

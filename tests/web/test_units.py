@@ -1,0 +1,64 @@
+"""Small pure pieces of the web layer: redirect targets, CSRF tokens, option parsing."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.datastructures import FormData
+
+from app.services.schemas import GameOut, OptionOut
+from app.web.pages.common import safe_next
+from app.web.pages.lobby import parse_names, parse_options
+from app.web.security import csrf_matches, csrf_token
+
+
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ("/matches/3", "/matches/3"),
+        ("/invite/abc", "/invite/abc"),
+        ("https://evil.example/", "/"),
+        ("//evil.example/", "/"),
+        ("/\\evil.example", "/"),
+        ("", "/"),
+        (None, "/"),
+    ],
+)
+def test_safe_next_only_allows_local_paths(given: str | None, expected: str) -> None:
+    assert safe_next(given) == expected
+
+
+def test_csrf_token_is_bound_to_its_cookie_and_key() -> None:
+    token = csrf_token("k" * 32, "s:abc")
+    assert csrf_matches("k" * 32, "s:abc", token)
+    assert not csrf_matches("k" * 32, "s:abd", token)
+    assert not csrf_matches("other-key" * 4, "s:abc", token)
+    assert not csrf_matches("k" * 32, None, token)
+    assert not csrf_matches("k" * 32, "s:abc", None)
+
+
+TOY = GameOut(
+    slug="toy",
+    title="Toy",
+    titles={"en": "Toy"},
+    min_players=2,
+    max_players=4,
+    options=[
+        OptionOut(key="short", label="Short", labels={"en": "Short"}, choices=[False, True], default=False)
+    ],
+)
+
+
+def test_options_map_back_to_their_typed_choices() -> None:
+    assert parse_options(TOY, FormData([("opt_short", "True")])) == {"short": True}
+    assert parse_options(TOY, FormData([])) == {}
+
+
+def test_an_option_value_outside_the_choices_is_refused() -> None:
+    from app.services.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="short"):
+        parse_options(TOY, FormData([("opt_short", "maybe")]))
+
+
+def test_invite_names_split_on_commas_and_semicolons() -> None:
+    assert parse_names(" anna, bert;  carl ,, ") == ["anna", "bert", "carl"]
