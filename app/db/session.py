@@ -32,6 +32,15 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
+def asyncpg_dsn(url: str) -> str:
+    """The plain libpq URL asyncpg wants for a ``postgresql+asyncpg://`` URL (LISTEN, admin)."""
+    return (
+        make_url(normalise_database_url(url))
+        .set(drivername="postgresql")
+        .render_as_string(hide_password=False)
+    )
+
+
 def _configure_sqlite(dbapi_connection: Any, connection_record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")

@@ -90,17 +90,19 @@ def game_title(slug: str, locale: str = "en") -> str:
 
 
 def seat_outs(seats: Sequence[MatchSeat], names: Mapping[int, str]) -> list[SeatOut]:
-    return [
-        SeatOut(
-            seat=s.seat,
-            user_id=s.user_id,
-            name=names.get(s.user_id if s.user_id is not None else s.reserved_for or -1),
-            score=s.score,
-            rank=s.rank,
-            reserved=s.user_id is None and s.reserved_for is not None,
-        )
-        for s in seats
-    ]
+    return [_seat_out(s, names) for s in seats]
+
+
+def _seat_out(seat: MatchSeat, names: Mapping[int, str]) -> SeatOut:
+    occupant = seat.user_id if seat.user_id is not None else seat.reserved_for
+    return SeatOut(
+        seat=seat.seat,
+        user_id=seat.user_id,
+        name=names.get(occupant) if occupant is not None else None,
+        score=seat.score,
+        rank=seat.rank,
+        reserved=seat.user_id is None and seat.reserved_for is not None,
+    )
 
 
 def summary(

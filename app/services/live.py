@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 import asyncpg  # type: ignore[import-untyped]
-from sqlalchemy.engine import make_url
 
 from app.config import Settings, is_postgres_url, normalise_database_url
+from app.db.session import asyncpg_dsn
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ class Broker:
 
     def __init__(self, database_url: str | None = None) -> None:
         url = normalise_database_url(database_url) if database_url else None
-        self._dsn = _asyncpg_dsn(url) if url and is_postgres_url(url) else None
+        self._dsn = asyncpg_dsn(url) if url and is_postgres_url(url) else None
         self._subscribers: dict[tuple[str, int], weakref.WeakSet[Subscription]] = {}
         self._connection: asyncpg.Connection | None = None
         self._lock = asyncio.Lock()
@@ -251,7 +251,3 @@ def subscribe_user(user_id: int) -> Subscription:
 def _install(broker: Broker | None) -> None:
     global _installed
     _installed = broker
-
-
-def _asyncpg_dsn(url: str) -> str:
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)

@@ -20,7 +20,7 @@ from app.db.models import LoggedMove, Match, MatchSeat, MatchStatus, Message, Mo
 from app.db.types import utcnow
 from app.engine.protocol import CONFIRM, Event, Game, IllegalMove, InvalidMove, Move, Seat, State
 from app.engine.registry import get_game
-from app.engine.replay import replay as replay_steps
+from app.engine.replay import rebuild
 from app.engine.turn import Decision, Turn, current_state, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
 from app.services import live
@@ -114,10 +114,7 @@ async def replay(
     rows = await _log_rows(db, match_id)
     step = max(0, min(step, len(rows)))
     moves = [(row.seat, Move.parse(row.move)) for row in rows[:step]]
-    last = None
-    for last in replay_steps(game, match.players, match.options, match.seed, moves):  # noqa: B007
-        pass
-    assert last is not None
+    last = rebuild(game, match.players, match.options, match.seed, moves)
     return ReplayView(
         match_id=match.id,
         game=match.game,

@@ -11,12 +11,12 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import LoginAttempt, User, UserSession
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import asyncpg_dsn, make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.services import accounts
 from app.services.errors import BadCredentials, InvalidInput, NameTaken, RateLimited, Unavailable
 from tests.conftest import TEST_PASSWORD, unique_name
-from tests.support.db import asyncpg_dsn, uses_postgres
+from tests.support.db import uses_postgres
 
 
 async def test_register_then_log_in_and_out(db: AsyncSession) -> None:

@@ -8,10 +8,11 @@ import asyncpg
 import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.session import asyncpg_dsn
 from app.services import live, matches
 from app.services.live import Broker, Nudge
 from tests.conftest import MakeUser
-from tests.support.db import asyncpg_dsn, new_request_id, start_toy_match, uses_postgres
+from tests.support.db import new_request_id, start_toy_match, uses_postgres
 
 
 async def test_in_process_publish_and_subscribe() -> None:

@@ -16,8 +16,9 @@ import asyncpg
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.config import is_postgres_url, normalise_database_url
+from app.config import normalise_database_url
 from app.db.migrate import upgrade_to_head
+from app.db.session import asyncpg_dsn
 from app.services.schemas import UserOut
 
 
@@ -51,12 +52,6 @@ def fresh_database(directory: Path, *, migrate: bool = True) -> Iterator[str]:
         yield url
     finally:
         asyncio.run(_admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-
-
-def asyncpg_dsn(url: str) -> str:
-    """The plain libpq URL asyncpg wants for a SQLAlchemy ``postgresql+asyncpg://`` URL."""
-    assert is_postgres_url(url)
-    return make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
 async def _admin(server: str, statement: str) -> None:
