@@ -395,7 +395,7 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
             visited=(*turn.visited, *path),
             just_walked=True,
         )
-        state = _place_figure(replace(state, turn=turn), seat, ci, target)
+        state = _place_figure(state, seat, ci, target, turn)
         events.append(
             Event(
                 "walked",
@@ -570,19 +570,7 @@ def _finish_figure(state: State) -> State:
     if turn.die is not None:
         used = (True, used[1]) if turn.die == 0 else (used[0], True)
     done = state.in_start_round or len(turn.moved) >= 2
-    nxt = replace(
-        turn,
-        phase=Phase.DONE if done else Phase.CHOOSE_SECOND,
-        dice_used=used,
-        active=None,
-        die=None,
-        die_left=0,
-        die_walked=False,
-        bonus_left=0,
-        visited=(),
-        takes_left=0,
-        just_walked=False,
-    )
+    nxt = TurnState(Phase.DONE if done else Phase.CHOOSE_SECOND, turn.dice, used, turn.moved)
     return replace(state, turn=nxt)
 
 
@@ -626,12 +614,12 @@ def _discard(state: State, tile: Tile) -> State:
     )
 
 
-def _place_figure(state: State, seat: Seat, ci: int, node: NodeIndex) -> State:
+def _place_figure(state: State, seat: Seat, ci: int, node: NodeIndex, turn: TurnState | None = None) -> State:
     player = state.seats[seat]
     figures = list(player.figures)
     figures[ci] = node
     player = replace(player, figures=(figures[0], figures[1], figures[2]))
-    return replace(state, seats=_put(state.seats, seat, player))
+    return replace(state, seats=_put(state.seats, seat, player), turn=turn or state.turn)
 
 
 def _reason(state: State, move: Move) -> str:
@@ -711,7 +699,7 @@ def invariants(state: State) -> None:
     assert totals == GEM_TOTALS, "gems not conserved"
     assert (board_eggs == 0) == (state.turn.phase is Phase.OVER), "the game ends exactly with the last egg"
     figures = [n for p in seats for n in p.figures if n is not None]
-    assert all(n < FIRST_ENTRANCE for n in figures), "a figure stands on an entrance"
+    assert not figures or max(figures) < FIRST_ENTRANCE, "a figure stands on an entrance"
     spaces = [n for n in figures if n >= VOLCANO_COUNT]
     assert len(set(spaces)) == len(spaces), "two figures on one space"
     tiles = len(state.discarded) + 1 + sum([len(p.tiles) for p in seats])
