@@ -120,7 +120,11 @@
     var el = actionable(event.target);
     if (el) {
       event.preventDefault();
-      post(el);
+      // The second click of a double click (detail 2) may land on the fresh board: it is not
+      // a second decision. Keyboard activation has detail 0.
+      if (event.detail <= 1) {
+        post(el);
+      }
     }
   });
 
@@ -129,7 +133,8 @@
       return;
     }
     var el = actionable(event.target);
-    if (el) {
+    // Buttons and links activate themselves (a click event follows): posting here too would post twice.
+    if (el && el.tagName !== "BUTTON" && el.tagName !== "A" && el.tagName !== "INPUT") {
       event.preventDefault();
       post(el);
     }

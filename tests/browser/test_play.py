@@ -71,6 +71,14 @@ def test_two_players_play_a_turn_with_undo_and_confirm_and_see_each_other_live(
         expect(alice.locator(".log-entry.pending")).to_have_count(0)
         expect(alice.locator("#match-area [data-move]")).to_have_count(hand_before)
 
+        # A double click takes one decision, not two.
+        alice.locator("#match-area [data-move]").first.dblclick()
+        expect(alice.locator(".log-entry.pending")).to_have_count(1)
+        alice.wait_for_timeout(600)
+        expect(alice.locator(".log-entry.pending")).to_have_count(1)
+        alice.locator("[data-match-action=undo]").click()
+        expect(alice.locator(".log-entry.pending")).to_have_count(0)
+
         # The keyboard plays a card: focus it and press Enter.
         alice.locator("#match-area [data-move]").first.focus()
         alice.keyboard.press("Enter")
