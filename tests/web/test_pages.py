@@ -239,3 +239,33 @@ async def test_known_reasons_are_shown_in_german(server: Server) -> None:
         )
     assert response.status_code == 401
     assert "Name oder Passwort falsch" in response.text
+
+
+async def test_a_finished_match_shows_ranks_and_replays_every_step(toy_match: ToyMatch) -> None:
+    m = toy_match
+    players = {m.mover.id: m.mover, m.other.id: m.other}
+    view = m.view
+    for _ in range(200):
+        if view["status"] != "active":
+            break
+        seat = view["to_act"][0]
+        user_id = next(s["user_id"] for s in view["seats"] if s["seat"] == seat)
+        actor = players[user_id]
+        own = (await actor.get(f"/api/matches/{m.id}")).json()
+        plays = [move for move in own["legal"] if move != "confirm"]
+        path, body = ("moves", {"move": plays[-1]}) if plays and own["can_undo"] is False else ("confirm", {})
+        answer = await actor.post(
+            f"/api/matches/{m.id}/{path}",
+            {**body, "expected_version": own["version"], "request_id": request_id()},
+        )
+        assert answer.status_code == 200, answer.text
+        view = answer.json()["match"]
+    assert view["status"] == "finished"
+    page = await m.other.get(f"/matches/{m.id}")
+    assert "The match is over." in page.text and page.text.count("rank") >= 2
+    assert 'data-match-action="confirm"' not in page.text
+    steps = (await m.other.get(f"/api/matches/{m.id}/replay/0")).json()["steps"]
+    for step in (0, steps // 2, steps):
+        replay = await m.other.get(f"/matches/{m.id}/replay?step={step}")
+        assert replay.status_code == 200
+        assert f"Step {step} of {steps}" in replay.text
