@@ -62,14 +62,14 @@ async def _admin(server: str, statement: str) -> None:
         await connection.close()
 
 
-async def start_toy_match(db: AsyncSession, players: list[UserOut]) -> int:
-    """A running toy match with ``players`` seated in the given order (fixed order); its id."""
+async def start_toy_match(db: AsyncSession, players: list[UserOut], *, game: str = "toy") -> int:
+    """A running match (the toy game unless ``game``) with ``players`` seated in the given order."""
     from app.services import lobby
 
     summary = await lobby.create_match(
         db,
         creator_id=players[0].id,
-        game="toy",
+        game=game,
         seats=len(players),
         options={},
         invite=[p.name for p in players[1:]],
