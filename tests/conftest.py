@@ -8,6 +8,9 @@ SQLite in a temp file otherwise.
 - ``sessionmaker``: an ``async_sessionmaker`` on that engine (for tests that need two sessions)
 - ``db``: one ``AsyncSession``
 - ``make_user``: registers a user with a unique name and returns its ``UserOut``
+
+Always on: the toy game is registered, and argon2 runs with minimal cost in this process
+(a server subprocess keeps the production cost).
 """
 
 from __future__ import annotations
