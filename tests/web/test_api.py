@@ -201,3 +201,30 @@ async def test_no_answer_carries_the_seed_or_another_hand(toy_match: ToyMatch) -
     ):
         assert "seed" not in response.text
         assert "position" not in response.text
+
+
+async def test_chat_leave_and_cancel_over_the_api(toy_match: ToyMatch, api_user: MakeApiUser) -> None:
+    m = toy_match
+    said = await m.mover.post(f"/api/matches/{m.id}/messages", {"text": "good luck <3"})
+    assert said.status_code == 201, said.text
+    heard = (await m.other.get(f"/api/matches/{m.id}/messages")).json()
+    assert [msg["text"] for msg in heard] == ["good luck <3"]
+    outsider = await api_user()
+    assert (await outsider.get(f"/api/matches/{m.id}/messages")).status_code == 403
+    assert (await m.mover.post(f"/api/matches/{m.id}/leave")).status_code == 409  # started already
+
+    created = (await outsider.post("/api/matches", {"game": "toy", "seats": 3})).json()
+    joined = await m.other.post(f"/api/matches/{created['id']}/join", {})
+    assert joined.status_code == 204
+    assert (await m.other.post(f"/api/matches/{created['id']}/cancel")).status_code == 403
+    assert (await m.other.post(f"/api/matches/{created['id']}/leave")).status_code == 204
+    assert (await outsider.post(f"/api/matches/{created['id']}/cancel")).status_code == 204
+    assert (await outsider.get(f"/api/matches/{created['id']}")).json()["status"] == "cancelled"
+
+
+async def test_unknown_routes_are_404_pages(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        page = await client.get("/no/such/page")
+        api = await client.get("/api/no-such-thing")
+    assert page.status_code == 404 and 'class="flash error"' in page.text
+    assert api.status_code == 404 and api.json()["detail"]

@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 from app.services import lobby
 from app.services import matches as match_service
 from app.services.errors import StaleVersion
-from app.services.schemas import MatchSummary, MatchView, MoveResult, ReplayView
+from app.services.schemas import MatchSummary, MatchView, MessageOut, MoveResult, ReplayView
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 
 router = APIRouter(tags=["matches"], dependencies=[CsrfChecked])
@@ -40,6 +40,10 @@ class MoveIn(BaseModel):
 class TurnIn(BaseModel):
     expected_version: int = Field(ge=0)
     request_id: str = REQUEST_ID
+
+
+class MessageIn(BaseModel):
+    text: str = Field(min_length=1, max_length=500)
 
 
 class StaleOut(BaseModel):
@@ -75,6 +79,29 @@ async def create_match(body: CreateMatchIn, db: SessionDep, user: CurrentUser) -
 @router.post("/matches/{match_id}/join", status_code=204)
 async def join_match(match_id: int, body: JoinIn, db: SessionDep, user: CurrentUser) -> None:
     await lobby.join_match(db, match_id=match_id, user_id=user.id, invite_token=body.invite_token)
+
+
+@router.post("/matches/{match_id}/leave", status_code=204)
+async def leave_match(match_id: int, db: SessionDep, user: CurrentUser) -> None:
+    """Give up your seat before the match starts."""
+    await lobby.leave_match(db, match_id=match_id, user_id=user.id)
+
+
+@router.post("/matches/{match_id}/cancel", status_code=204)
+async def cancel_match(match_id: int, db: SessionDep, user: CurrentUser) -> None:
+    """Call the match off before it starts (its creator only)."""
+    await lobby.cancel_match(db, match_id=match_id, user_id=user.id)
+
+
+@router.get("/matches/{match_id}/messages")
+async def list_messages(match_id: int, db: SessionDep, user: CurrentUser) -> list[MessageOut]:
+    """The table's chat (players only)."""
+    return await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+
+
+@router.post("/matches/{match_id}/messages", status_code=201)
+async def post_message(match_id: int, body: MessageIn, db: SessionDep, user: CurrentUser) -> MessageOut:
+    return await match_service.post_message(db, match_id=match_id, user_id=user.id, text=body.text)
 
 
 @router.get("/matches/{match_id}")
