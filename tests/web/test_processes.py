@@ -126,3 +126,30 @@ async def test_a_move_on_one_server_reaches_an_sse_client_of_another_within_a_se
         finally:
             await alice.aclose()
             await bob.aclose()
+
+
+async def test_the_next_player_hears_on_their_own_stream(server: Server) -> None:
+    alice, bob = await register(server.base_url), await register(server.base_url)
+    try:
+        m = await start_toy_match(alice, bob)
+        ready = asyncio.Event()
+        task = asyncio.create_task(_first_event(m.other.client, "/sse/me", ready))
+        await asyncio.wait_for(ready.wait(), 5)
+        await asyncio.sleep(0.2)
+        confirmed = await m.mover.post(
+            f"/api/matches/{m.id}/confirm", {"expected_version": m.version, "request_id": request_id()}
+        )
+        assert confirmed.status_code == 200
+        event, _ = await asyncio.wait_for(task, 5)
+        assert event == "me"
+        badge = await m.other.get("/me/badge")
+        assert "Your turn: 1" in badge.text
+    finally:
+        await alice.aclose()
+        await bob.aclose()
+
+
+async def test_my_stream_needs_a_login(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        response = await client.get("/sse/me")
+    assert response.status_code == 401
