@@ -45,8 +45,8 @@ from app.services.schemas import (
 )
 
 MESSAGE_MAX = 500
-LOG_MOVES_SHOWN = 200
-"""A match view's log covers the newest decisions; the replay has them all."""
+LOG_MOVES_SHOWN: int | None = None
+"""How many of the newest decisions a match view's log covers (None: all of them)."""
 MESSAGES_SHOWN = 200
 Action = Literal["move", "undo", "confirm"]
 
