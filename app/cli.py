@@ -20,7 +20,11 @@ BENCH_SCRIPT = Path("bench/run.py")
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
-    args = parser.parse_args(argv)
+    # Unknown options are only allowed for `bench`, which hands them on to bench/run.py.
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.run is not _bench:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    args.rest = [*getattr(args, "rest", []), *extra]
     result: int = args.run(args)
     return result
 
@@ -47,8 +51,9 @@ def _parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--undo-every", type=int, default=0, help="undo a pending decision now and then")
     selfplay.set_defaults(run=_selfplay)
 
-    bench = commands.add_parser("bench", help="run bench/run.py")
-    bench.add_argument("rest", nargs=argparse.REMAINDER, help="passed on to bench/run.py")
+    bench = commands.add_parser(
+        "bench", help="run bench/run.py (other options are passed on)", add_help=False
+    )
     bench.set_defaults(run=_bench)
     return parser
 
@@ -135,8 +140,7 @@ def _bench(args: argparse.Namespace) -> int:
     if not BENCH_SCRIPT.exists():
         print(f"{BENCH_SCRIPT} not found (run from the project directory)", file=sys.stderr)
         return 2
-    rest = [a for a in args.rest if a != "--"]
-    return subprocess.call([sys.executable, str(BENCH_SCRIPT), *rest])
+    return subprocess.call([sys.executable, str(BENCH_SCRIPT), *args.rest])
 
 
 def _import_extra_games() -> None:

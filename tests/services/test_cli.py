@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -63,3 +64,16 @@ def test_migrate_uses_the_configured_database(
     finally:
         get_settings.cache_clear()
     assert f"revision {current_revision(database_url)}" in capsys.readouterr().out
+
+
+def test_bench_hands_its_options_to_bench_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["bench"]) == 2  # no bench/run.py here
+    (tmp_path / "bench").mkdir()
+    (tmp_path / "bench" / "run.py").write_text("import sys\nprint(sys.argv[1:])\nsys.exit(3)\n")
+    assert cli.main(["bench", "--quick", "--workers", "1"]) == 3
+    assert "['--quick', '--workers', '1']" in capfd.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.main(["migrate", "--quick"])
