@@ -14,9 +14,12 @@ from app.engine.registry import UnknownGame, get_game
 from app.services.errors import NotFound
 from app.services.schemas import MatchStatusName, MatchSummary, SeatOut
 
+MAX_ID = 2**31 - 1
+"""Ids are 32-bit integers on PostgreSQL: a larger number names nothing."""
+
 
 async def load_match(db: AsyncSession, match_id: int) -> Match:
-    match = await db.get(Match, match_id, populate_existing=True)
+    match = await db.get(Match, match_id, populate_existing=True) if 1 <= match_id <= MAX_ID else None
     if match is None:
         raise NotFound(f"there is no match {match_id}")
     return match
@@ -79,6 +82,19 @@ async def bump_version(
     for key, value in {**values, "version": seen + 1}.items():
         set_committed_value(match, key, value)
     return True
+
+
+def has_control_characters(text: str, allowed: str = "") -> bool:
+    """True when ``text`` holds control characters (NUL, escapes) other than ``allowed``.
+
+    PostgreSQL refuses NUL in text, and no name, token or message needs any of them.
+    """
+    return any((ord(c) < 32 or 127 <= ord(c) < 160) and c not in allowed for c in text)
+
+
+def is_token(text: str, max_length: int = 64) -> bool:
+    """A URL-safe token (request ids, invitation tokens): ASCII letters, digits, '-', '_'."""
+    return 0 < len(text) <= max_length and all(c.isascii() and (c.isalnum() or c in "-_") for c in text)
 
 
 def game_title(slug: str, locale: str = "en") -> str:

@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import LoginAttempt, User, UserSession
 from app.db.types import utcnow
 from app.services._db import use_case
+from app.services._rows import has_control_characters
 from app.services.errors import BadCredentials, InvalidInput, NameTaken, NotFound, RateLimited
 from app.services.schemas import UserOut
 
@@ -67,6 +68,8 @@ async def register(db: AsyncSession, *, name: str, password: str, locale: str) -
 async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut, str]:
     """Check the password and open a session; returns the user and the session token."""
     key = name.strip().casefold()[:40]
+    if has_control_characters(key):
+        raise BadCredentials("wrong name or password")  # no such name can exist
     now = utcnow()
     failures = await db.scalar(
         select(func.count())

@@ -18,7 +18,9 @@ from app.services import live
 from app.services._db import use_case
 from app.services._rows import (
     bump_version,
+    has_control_characters,
     is_member,
+    is_token,
     load_match,
     load_seats,
     seat_of,
@@ -193,7 +195,9 @@ async def get_summary(db: AsyncSession, *, match_id: int, viewer_id: int | None)
 @use_case
 async def match_for_invite(db: AsyncSession, *, invite_token: str, viewer_id: int | None) -> MatchSummary:
     """The match an invitation link points to."""
-    match_id = await db.scalar(select(Match.id).where(Match.invite_token == invite_token))
+    match_id = None
+    if is_token(invite_token):
+        match_id = await db.scalar(select(Match.id).where(Match.invite_token == invite_token))
     if match_id is None:
         raise NotFound("this invitation link is not valid")
     match = await load_match(db, match_id)
@@ -273,6 +277,9 @@ async def my_matches(
 async def _invited_users(
     db: AsyncSession, invite: Sequence[str], *, creator_id: int, free_seats: int
 ) -> list[User]:
+    for name in invite:
+        if has_control_characters(name):
+            raise InvalidInput(f"there is no player called {name.strip()!r}")
     keys = [name.strip().casefold() for name in invite if name.strip()]
     if len(set(keys)) != len(keys):
         raise InvalidInput("each player can be invited once")

@@ -25,7 +25,16 @@ from app.engine.turn import Decision, Turn, current_state, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
 from app.services import live
 from app.services._db import use_case
-from app.services._rows import bump_version, load_match, load_seats, seat_of, seat_outs, user_names
+from app.services._rows import (
+    bump_version,
+    has_control_characters,
+    is_token,
+    load_match,
+    load_seats,
+    seat_of,
+    seat_outs,
+    user_names,
+)
 from app.services.errors import (
     Conflict,
     Forbidden,
@@ -138,6 +147,8 @@ async def post_message(db: AsyncSession, *, match_id: int, user_id: int, text: s
     text = text.strip()
     if not text:
         raise InvalidInput("the message is empty")
+    if has_control_characters(text, allowed="\n\t"):
+        raise InvalidInput("the message contains control characters")
     if len(text) > MESSAGE_MAX:
         raise InvalidInput(f"a message has at most {MESSAGE_MAX} characters")
     message = Message(match_id=match_id, user_id=user_id, text=text, created_at=utcnow())
@@ -184,8 +195,8 @@ async def _act(
     request_id: str,
     locale: str,
 ) -> MoveResult:
-    if not request_id or len(request_id) > 64:
-        raise InvalidInput("a request id has 1 to 64 characters")
+    if not is_token(request_id):
+        raise InvalidInput("a request id has 1 to 64 letters, digits, '-' or '_'")
     stored = await _stored_answer(db, match_id, request_id, user_id)
     if stored is not None:
         return stored

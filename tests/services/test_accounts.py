@@ -188,3 +188,10 @@ async def test_a_killed_connection_is_unavailable_then_recovers(database_url: st
             assert user.name == name
     finally:
         await engine.dispose()
+
+
+async def test_control_characters_in_a_login_name_are_just_wrong(db: AsyncSession) -> None:
+    with pytest.raises(BadCredentials, match="wrong name or password"):
+        await accounts.log_in(db, name="\x00admin", password=TEST_PASSWORD)
+    with pytest.raises(InvalidInput):
+        await accounts.register(db, name="nul\x00name", password=TEST_PASSWORD, locale="en")

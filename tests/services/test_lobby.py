@@ -11,7 +11,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.models import Match
 from app.engine.registry import get_game
 from app.services import lobby
-from app.services.errors import Conflict, Forbidden, InvalidInput
+from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from tests.conftest import MakeUser
 
 
@@ -213,3 +213,14 @@ async def test_two_players_racing_for_the_last_seat(
     assert results.count("active") == 1
     final = await lobby.get_summary(db, match_id=m.id, viewer_id=alice.id)
     assert final.status == "active" and len({s.user_id for s in final.seats}) == 2
+
+
+async def test_hostile_invitations_are_refused_cleanly(db: AsyncSession, make_user: MakeUser) -> None:
+    alice = await make_user()
+    with pytest.raises(InvalidInput, match="no player called"):
+        await lobby.create_match(
+            db, creator_id=alice.id, game="toy", seats=2, options={}, invite=["bo\x00b"], fixed_order=False
+        )
+    for token in ("a\x00b", "x" * 200, ""):
+        with pytest.raises(NotFound, match="not valid"):
+            await lobby.match_for_invite(db, invite_token=token, viewer_id=alice.id)

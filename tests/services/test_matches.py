@@ -19,6 +19,7 @@ from app.services.errors import (
     Forbidden,
     IllegalMoveError,
     InvalidInput,
+    NotFound,
     NotYourTurn,
     StaleVersion,
 )
@@ -401,3 +402,27 @@ async def test_the_view_log_shows_the_newest_decisions(
     log = (await _view(db, match_id, bob)).log
     # Decisions 2 (bob's confirm: his cards shown to him) and 3 (alice's: only the count).
     assert [(e.seq, e.kind) for e in log] == [(2, "drew"), (2, "drew_cards"), (3, "drew")]
+
+
+async def test_hostile_text_and_ids_are_refused_cleanly(db: AsyncSession, make_user: MakeUser) -> None:
+    """PostgreSQL refuses NUL in text and ids beyond 32 bits: the services answer first."""
+    match_id, alice, _ = await _two_player_match(db, make_user)
+    with pytest.raises(InvalidInput, match="control characters"):
+        await matches.post_message(db, match_id=match_id, user_id=alice.id, text="a\x00b")
+    line = await matches.post_message(db, match_id=match_id, user_id=alice.id, text="two\nlines")
+    assert line.text == "two\nlines"
+    for huge in (2**31, 10**30, 0, -1):
+        with pytest.raises(NotFound):
+            await matches.get_match(db, match_id=huge, viewer_id=None, locale="en")
+    start = await _view(db, match_id, alice)
+    for bad in ("", "x" * 65, "a\x00b", "spaces are bad"):
+        with pytest.raises(InvalidInput, match="request id"):
+            await matches.submit_move(
+                db,
+                match_id=match_id,
+                user_id=alice.id,
+                move="confirm",
+                expected_version=start.version,
+                request_id=bad,
+                locale="en",
+            )
