@@ -123,7 +123,9 @@ async def join_match(
 ) -> MatchSummary:
     """Take the seat reserved for you, or an open one; the match starts when every seat is taken."""
     match = await load_match(db, match_id)
-    if invite_token is not None and not secrets.compare_digest(invite_token, match.invite_token):
+    if invite_token is not None and not secrets.compare_digest(
+        invite_token.encode(), match.invite_token.encode()
+    ):
         raise Forbidden("this invitation link is not valid")
     if match.status != MatchStatus.OPEN:
         raise Conflict("this match is not open for players any more")

@@ -103,8 +103,9 @@ async def test_reserved_seat_is_only_for_the_invited(db: AsyncSession, make_user
     )
     with pytest.raises(Conflict, match="no free seat"):
         await lobby.join_match(db, match_id=m.id, user_id=carol.id, invite_token=None)
-    with pytest.raises(Forbidden, match="invitation link is not valid"):
-        await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token="forged")
+    for forged in ("forged", "gefälscht"):
+        with pytest.raises(Forbidden, match="invitation link is not valid"):
+            await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token=forged)
     assert (await lobby.join_match(db, match_id=m.id, user_id=bob.id, invite_token=None)).status == "active"
 
 
