@@ -85,11 +85,15 @@ async def bump_version(
 
 
 def has_control_characters(text: str, allowed: str = "") -> bool:
-    """True when ``text`` holds control characters (NUL, escapes) other than ``allowed``.
+    """True when ``text`` holds control characters (NUL, escapes) other than ``allowed``, or
+    lone surrogates (valid in JSON, not in UTF-8).
 
     PostgreSQL refuses NUL in text, and no name, token or message needs any of them.
     """
-    return any((ord(c) < 32 or 127 <= ord(c) < 160) and c not in allowed for c in text)
+    return any(
+        ((ord(c) < 32 or 127 <= ord(c) < 160) and c not in allowed) or 0xD800 <= ord(c) <= 0xDFFF
+        for c in text
+    )
 
 
 def is_token(text: str, max_length: int = 64) -> bool:

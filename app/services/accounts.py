@@ -68,8 +68,8 @@ async def register(db: AsyncSession, *, name: str, password: str, locale: str) -
 async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut, str]:
     """Check the password and open a session; returns the user and the session token."""
     key = name.strip().casefold()[:40]
-    if has_control_characters(key):
-        raise BadCredentials("wrong name or password")  # no such name can exist
+    if has_control_characters(key) or has_control_characters(password):
+        raise BadCredentials("wrong name or password")  # no such name or password can exist
     now = utcnow()
     failures = await db.scalar(
         select(func.count())
@@ -200,6 +200,8 @@ def _check_password(password: str, name: str) -> None:
         raise InvalidInput(f"the password is too long: use at most {PASSWORD_MAX} characters")
     if password.casefold() == name.casefold():
         raise InvalidInput("the password must not be the name")
+    if has_control_characters(password):
+        raise InvalidInput("the password contains control characters")
 
 
 def _check_locale(locale: str) -> str:

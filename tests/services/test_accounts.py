@@ -191,7 +191,12 @@ async def test_a_killed_connection_is_unavailable_then_recovers(database_url: st
 
 
 async def test_control_characters_in_a_login_name_are_just_wrong(db: AsyncSession) -> None:
-    with pytest.raises(BadCredentials, match="wrong name or password"):
-        await accounts.log_in(db, name="\x00admin", password=TEST_PASSWORD)
+    name = unique_name()
+    await accounts.register(db, name=name, password=TEST_PASSWORD, locale="en")
+    for login, password in [("\x00admin", TEST_PASSWORD), ("\ud800x", TEST_PASSWORD), (name, "\ud800" * 9)]:
+        with pytest.raises(BadCredentials, match="wrong name or password"):
+            await accounts.log_in(db, name=login, password=password)
     with pytest.raises(InvalidInput):
         await accounts.register(db, name="nul\x00name", password=TEST_PASSWORD, locale="en")
+    with pytest.raises(InvalidInput, match="control characters"):
+        await accounts.register(db, name=unique_name(), password="lone \ud800 surrogate", locale="en")

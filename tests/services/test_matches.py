@@ -407,8 +407,9 @@ async def test_the_view_log_shows_the_newest_decisions(
 async def test_hostile_text_and_ids_are_refused_cleanly(db: AsyncSession, make_user: MakeUser) -> None:
     """PostgreSQL refuses NUL in text and ids beyond 32 bits: the services answer first."""
     match_id, alice, _ = await _two_player_match(db, make_user)
-    with pytest.raises(InvalidInput, match="control characters"):
-        await matches.post_message(db, match_id=match_id, user_id=alice.id, text="a\x00b")
+    for text in ("a\x00b", "a\ud800b", "\x1b[31mred"):
+        with pytest.raises(InvalidInput, match="control characters"):
+            await matches.post_message(db, match_id=match_id, user_id=alice.id, text=text)
     line = await matches.post_message(db, match_id=match_id, user_id=alice.id, text="two\nlines")
     assert line.text == "two\nlines"
     for huge in (2**31, 10**30, 0, -1):
