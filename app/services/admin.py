@@ -139,7 +139,7 @@ async def request_password_reset(db: AsyncSession, settings: Settings, *, name: 
     ).first()
     if row is None:
         return
-    user, prefs = row.tuple()
+    user, prefs = row[0], row[1]
     if not prefs.email or prefs.disabled:
         return
     token = secrets.token_urlsafe(32)
@@ -167,6 +167,10 @@ async def reset_password_with_token(db: AsyncSession, *, token: str, password: s
     reset = await db.get(PasswordReset, _hash(token))
     if reset is None or reset.used_at is not None or reset.expires_at <= utcnow():
         raise InvalidInput("this link is not valid (any more): ask for a new one")
+    user = await db.get(User, reset.user_id)
+    if user is None:
+        raise NotFound("no such user")
+    accounts._check_password(password, user.name)
     claimed = await db.execute(
         update(PasswordReset)
         .where(PasswordReset.token_hash == reset.token_hash, PasswordReset.used_at.is_(None))

@@ -114,7 +114,7 @@ async def _deliver(db: AsyncSession, settings: Settings, notification_id: int, n
     ).first()
     state = "skipped"
     if row is not None:
-        notification, match, user, prefs = row.tuple()
+        notification, match, user, prefs = row[0], row[1], row[2], row[3]
         if _still_relevant(notification, match, prefs, now):
             subject, body = _compose(settings, notification, match, user.locale)
             try:

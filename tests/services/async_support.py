@@ -120,3 +120,19 @@ def mail_settings(database_url: str, port: int) -> Settings:
 async def settle() -> None:
     """Give the sink's thread a moment to hand over a message it has accepted."""
     await asyncio.sleep(0.05)
+
+
+async def play_to_end(db: AsyncSession, match_id: int) -> Match:
+    """Finish a toy match by playing every turn with the game's timeout move (as the clock does)."""
+    from app.services import conclusions
+    from app.services._rows import load_seats
+
+    for _ in range(500):
+        match = await load(db, match_id)
+        if match.status != "active":
+            return match
+        seats = (await load_seats(db, [match_id]))[match_id]
+        assert await conclusions.play_for(db, match, seats, match.to_act[0])
+        await conclusions.after_commit(db, match, seats)
+        await db.commit()
+    raise AssertionError("the toy match did not end")

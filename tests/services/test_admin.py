@@ -1,0 +1,130 @@
+"""Hosting: administrators, aborting matches, disabling accounts, password resets, settings."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import UserSession
+from app.services import accounts, admin
+from app.services.errors import BadCredentials, Conflict, Forbidden, InvalidInput
+from tests.conftest import TEST_PASSWORD, MakeUser, unique_name
+from tests.services.async_support import load, mail_settings, settle, smtp_sink
+from tests.support.db import start_toy_match
+
+
+async def test_create_admin_registers_or_promotes(db: AsyncSession, make_user: MakeUser) -> None:
+    name = unique_name("boss")
+    boss = await admin.create_admin(db, name=name, password=TEST_PASSWORD)
+    assert boss.is_admin and boss.name == name
+    user, _ = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
+    assert user.is_admin
+    plain = await make_user()
+    assert (await admin.create_admin(db, name=plain.name, password="ignored-for-existing")).is_admin
+
+
+async def test_only_admins_administer(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob = await make_user(), await make_user()
+    match_id = await start_toy_match(db, [alice, bob])
+    with pytest.raises(Forbidden, match="only an administrator"):
+        await admin.abort_match(db, admin_id=bob.id, match_id=match_id)
+    with pytest.raises(Forbidden):
+        await admin.set_disabled(db, admin_id=bob.id, user_id=alice.id, disabled=True)
+    with pytest.raises(Forbidden):
+        await admin.reset_password(db, admin_id=bob.id, user_id=alice.id)
+
+
+async def test_an_admin_aborts_a_running_match(db: AsyncSession, make_user: MakeUser) -> None:
+    boss, alice, bob = await make_user(), await make_user(), await make_user()
+    await admin.create_admin(db, name=boss.name, password="x")
+    match_id = await start_toy_match(db, [alice, bob])
+    assert (match_id, "toy", "active") in await admin.running_matches(db, admin_id=boss.id)
+    await admin.abort_match(db, admin_id=boss.id, match_id=match_id)
+    assert (await load(db, match_id)).status == "aborted"
+    with pytest.raises(Conflict, match="only an open or running match"):
+        await admin.abort_match(db, admin_id=boss.id, match_id=match_id)
+
+
+async def test_disabling_an_account_ends_its_sessions(db: AsyncSession, make_user: MakeUser) -> None:
+    boss, alice = await make_user(), await make_user()
+    await admin.create_admin(db, name=boss.name, password="x")
+    await accounts.log_in(db, name=alice.name, password=TEST_PASSWORD)
+    await admin.set_disabled(db, admin_id=boss.id, user_id=alice.id, disabled=True)
+    assert await admin.is_disabled(db, user_id=alice.id)
+    sessions = await db.scalar(select(func.count()).where(UserSession.user_id == alice.id))
+    assert sessions == 0
+    listed = {u.id: u for u in await admin.list_users(db, admin_id=boss.id)}
+    assert listed[alice.id].disabled and not listed[boss.id].disabled
+    with pytest.raises(Conflict, match="your own account"):
+        await admin.set_disabled(db, admin_id=boss.id, user_id=boss.id, disabled=True)
+    await admin.set_disabled(db, admin_id=boss.id, user_id=alice.id, disabled=False)
+    assert not await admin.is_disabled(db, user_id=alice.id)
+
+
+async def test_an_admin_resets_a_password(db: AsyncSession, make_user: MakeUser) -> None:
+    boss, alice = await make_user(), await make_user()
+    await admin.create_admin(db, name=boss.name, password="x")
+    password = await admin.reset_password(db, admin_id=boss.id, user_id=alice.id)
+    with pytest.raises(BadCredentials):
+        await accounts.log_in(db, name=alice.name, password=TEST_PASSWORD)
+    user, _ = await accounts.log_in(db, name=alice.name, password=password)
+    assert user.id == alice.id
+
+
+async def test_a_forgotten_password_is_reset_by_mail(
+    db: AsyncSession, make_user: MakeUser, database_url: str
+) -> None:
+    alice = await make_user()
+    with smtp_sink() as (sink, port):
+        settings = mail_settings(database_url, port)
+        await admin.update_settings(
+            db, settings, user_id=alice.id, email="alice@example.org", mail_opt_out=True
+        )
+        await admin.request_password_reset(db, settings, name="nobody-" + alice.name)  # same answer
+        await admin.request_password_reset(db, settings, name=alice.name.upper())
+        await settle()
+        [message] = sink.to("alice@example.org")  # opting out of notifications does not matter here
+        found = re.search(r"/password/reset/(\S+)", message.get_payload())
+        assert found is not None
+        token = found.group(1)
+    with pytest.raises(InvalidInput, match="not valid"):
+        await admin.reset_password_with_token(db, token=token + "x", password="a new password")
+    with pytest.raises(InvalidInput, match="too short"):
+        await admin.reset_password_with_token(db, token=token, password="short")
+    await db.rollback()
+    await admin.reset_password_with_token(db, token=token, password="a new password")
+    user, _ = await accounts.log_in(db, name=alice.name, password="a new password")
+    assert user.id == alice.id
+    with pytest.raises(InvalidInput, match="not valid"):
+        await admin.reset_password_with_token(db, token=token, password="another password")
+
+
+async def test_without_smtp_a_reset_by_mail_is_refused(
+    db: AsyncSession, make_user: MakeUser, database_url: str
+) -> None:
+    alice = await make_user()
+    settings = mail_settings(database_url, 1).model_copy(update={"smtp_host": None})
+    with pytest.raises(Conflict, match="cannot send mail"):
+        await admin.request_password_reset(db, settings, name=alice.name)
+
+
+async def test_settings_keep_an_address_and_the_opt_out(
+    db: AsyncSession, make_user: MakeUser, database_url: str
+) -> None:
+    alice = await make_user()
+    settings = mail_settings(database_url, 1)
+    mine = await admin.get_settings(db, settings, user_id=alice.id)
+    assert (mine.email, mine.mail_opt_out, mine.vacation_days_left) == (
+        None,
+        False,
+        mine.vacation_days_per_year,
+    )
+    with pytest.raises(InvalidInput, match="e-mail address"):
+        await admin.update_settings(
+            db, settings, user_id=alice.id, email="not an address", mail_opt_out=False
+        )
+    mine = await admin.update_settings(db, settings, user_id=alice.id, email=" a@b.org ", mail_opt_out=True)
+    assert (mine.email, mine.mail_opt_out, mine.mail_available) == ("a@b.org", True, True)
