@@ -253,3 +253,36 @@ async def test_no_answer_page_log_sse_or_replay_shows_hidden_data(
         assert messages, "a viewer got no live update at all"
         for message in messages:
             assert set(json.loads(message)) == {"kind", "id", "version"}, message
+
+
+ENGINE_CASES = [("toy", 3, {}), ("draco", 4, {}), ("drachenland", 3, {}), ("felsental", 2, {})]
+
+
+@pytest.mark.parametrize(("slug", "seats", "options"), ENGINE_CASES, ids=[c[0] for c in ENGINE_CASES])
+def test_views_ignore_exactly_what_the_viewer_may_not_know(
+    slug: str, seats: int, options: dict[str, Any]
+) -> None:
+    """The alteration has teeth: over whole random games (no HTTP), altering what seat s may
+    not know never changes s's view, and at some step it does change another seat's view."""
+    from app.engine.rng import Rng
+    from app.engine.selfplay import derive_seed
+    from tests.support.toygame import TOY
+
+    game = TOY if slug == "toy" else get_game(slug)
+    chooser = random.Random(slug)
+    rng = Rng(derive_seed(f"{slug}:views", 1))
+    state = game.setup(seats, game.info.normalise_options(options), rng)
+    seen_by_others = 0
+    steps = 0
+    while game.outcome(state) is None:
+        for seat in (*range(seats), None):
+            altered = scramble(slug, state, seat)
+            assert game.view(altered, seat) == game.view(state, seat), f"{slug} step {steps}: seat {seat}"
+            others = [o for o in range(seats) if o != seat]
+            seen_by_others += any(game.view(altered, o) != game.view(state, o) for o in others)
+        actor = min(game.to_act(state))
+        moves = game.legal_moves(state, actor)
+        move = chooser.choice(moves) if chooser.random() < 0.3 else game.timeout_move(state, actor)
+        state, _ = game.apply(state, actor, move, rng)
+        steps += 1
+    assert seen_by_others > steps // 4, f"{slug}: the alteration rarely touched anybody's hidden data"
