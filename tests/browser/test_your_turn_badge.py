@@ -28,8 +28,10 @@ def _api(base: str, name: str) -> tuple[httpx.Client, str]:
 
 
 def test_the_badge_leads_to_the_next_match_and_appears_live_for_the_other_player(
-    browser: Any, server: Server
+    server: Server, browser: Any
 ) -> None:
+    # ``server`` first: on PostgreSQL its database is made with asyncio.run, which cannot run
+    # once Playwright's sync API has its event loop going.
     from playwright.sync_api import expect
 
     base = server.base_url
