@@ -94,6 +94,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "game_over": "Game over",
         "points": "points",
         "hand_size": "cards in hand: {count}",
+        "rides": "rides {dragon} (card {value})",
         "winner": "Winner",
     },
     "de": {
@@ -118,6 +119,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "game_over": "Spielende",
         "points": "Punkte",
         "hand_size": "Handkarten: {count}",
+        "rides": "reitet {dragon} (Karte {value})",
         "winner": "Sieg",
     },
 }

@@ -18,8 +18,10 @@ from app.games.draco.state import DracoState, Phase
 
 VIEW_WIDTH = 1000
 VIEW_HEIGHT = 720
-SLOT_RADIUS = 27
+SLOT_RADIUS = 35
 """Each dragon has its own slot around a space, so any number of dragons stay distinguishable."""
+BADGE_OFFSET = 12
+"""The rider badge sits outside its dragon, pointing away from the space (never over a neighbour)."""
 _ROWS = ((650, 9), (540, 7), (430, 6), (320, 5), (215, 4))
 """The mountain path: (y, spaces) per row from the foot up, alternating direction."""
 _SPACING = 92
@@ -35,6 +37,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
     for i, dragon_id in enumerate(DRAGON_IDS):
         pos = state.positions[i]
         x, y = slots[pos][i]
+        bx, by = _BADGES[i]
         dragons.append(
             {
                 "id": dragon_id,
@@ -45,6 +48,8 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
                 "last": pos == lowest,
                 "x": x,
                 "y": y,
+                "bx": bx,
+                "by": by,
             }
         )
     players = [
@@ -104,10 +109,13 @@ def geometry(spaces: int) -> tuple[tuple[int, int], ...]:
     return tuple(points[:spaces])
 
 
-def slot(centre: tuple[int, int], dragon_index: int) -> tuple[int, int]:
+def slot(centre: tuple[int, int], dragon_index: int, radius: int = SLOT_RADIUS) -> tuple[int, int]:
     """A dragon's own place around a space (ten slots, one per dragon)."""
     angle = math.radians(-90 + 36 * dragon_index)
-    return centre[0] + round(SLOT_RADIUS * math.cos(angle)), centre[1] + round(SLOT_RADIUS * math.sin(angle))
+    return centre[0] + round(radius * math.cos(angle)), centre[1] + round(radius * math.sin(angle))
+
+
+_BADGES: tuple[tuple[int, int], ...] = tuple(slot((0, 0), i, BADGE_OFFSET) for i in range(len(DRAGONS)))
 
 
 # --- private helpers -------------------------------------------------------------------------
