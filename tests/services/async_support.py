@@ -7,8 +7,8 @@ import socket
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime, timedelta
-from email import message_from_bytes
-from email.message import Message
+from email import message_from_bytes, policy
+from email.message import EmailMessage
 
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import Envelope, Session
@@ -78,16 +78,18 @@ class Sink:
     """A real SMTP server (aiosmtpd) on a free loopback port that keeps what it receives."""
 
     def __init__(self) -> None:
-        self.messages: list[Message] = []
+        self.messages: list[EmailMessage] = []
         self.recipients: list[list[str]] = []
 
     async def handle_DATA(self, server: object, session: Session, envelope: Envelope) -> str:
         assert isinstance(envelope.content, bytes)
-        self.messages.append(message_from_bytes(envelope.content))
+        message = message_from_bytes(envelope.content, policy=policy.default)
+        assert isinstance(message, EmailMessage)
+        self.messages.append(message)
         self.recipients.append(list(envelope.rcpt_tos))
         return "250 OK"
 
-    def to(self, address: str) -> list[Message]:
+    def to(self, address: str) -> list[EmailMessage]:
         return [m for m, r in zip(self.messages, self.recipients, strict=True) if address in r]
 
 

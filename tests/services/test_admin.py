@@ -87,7 +87,7 @@ async def test_a_forgotten_password_is_reset_by_mail(
         await admin.request_password_reset(db, settings, name=alice.name.upper())
         await settle()
         [message] = sink.to("alice@example.org")  # opting out of notifications does not matter here
-        found = re.search(r"/password/reset/(\S+)", message.get_payload())
+        found = re.search(r"/password/reset/(\S+)", message.get_content())
         assert found is not None
         token = found.group(1)
     with pytest.raises(InvalidInput, match="not valid"):

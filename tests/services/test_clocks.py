@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.async_play import Notification, UserSettings
-from app.db.models import LoggedMove, MatchStatus
+from app.db.models import MatchStatus
 from app.db.session import make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.services import clocks, conclusions, lobby

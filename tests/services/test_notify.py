@@ -96,7 +96,7 @@ async def test_mail_goes_once_per_waiting_period_to_a_real_smtp_server(
         assert await mail.send_pending(sessionmaker, settings) == 0  # not twice
         await settle()
         [message] = sink.to("alice@example.org")
-        assert "Your turn" in message["Subject"] and f"/matches/{match_id}" in message.get_payload()
+        assert "Your turn" in message["Subject"] and f"/matches/{match_id}" in message.get_content()
         assert message["From"] == "drachenhort@example.org"
 
         # bob's turn: he gets one mail; carol opted out and gets none, ever.

@@ -1,0 +1,142 @@
+"""Profiles, rankings, notifications, a user's settings and the forgotten-password pages."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from starlette.responses import Response
+
+from app.services import admin, notify, profiles, ratings
+from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
+from app.web.pages.common import page, redirect
+from app.web.templating import render
+
+router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+
+
+@router.get("/users/{name}")
+async def profile_page(
+    request: Request,
+    db: SessionDep,
+    user: OptionalUser,
+    locale: Locale,
+    name: str,
+    game: str = "",
+    opponent: str = "",
+) -> Response:
+    profile = await profiles.get_profile(
+        db,
+        name=name,
+        viewer_id=user.id if user else None,
+        game=game or None,
+        opponent=opponent or None,
+        locale=locale,
+    )
+    histories = {
+        r.game: await ratings.history(db, user_id=profile.user_id, game=r.game) for r in profile.ratings
+    }
+    return page(
+        request,
+        "play/profile.html",
+        locale=locale,
+        user=user,
+        profile=profile,
+        histories=histories,
+        game=game,
+        opponent=opponent,
+    )
+
+
+@router.get("/rankings/{game}")
+async def ranking_page(
+    request: Request, db: SessionDep, user: OptionalUser, locale: Locale, game: str
+) -> Response:
+    rows = await ratings.ranking(db, game=game, locale=locale)
+    return page(request, "play/ranking.html", locale=locale, user=user, game=game, rows=rows)
+
+
+@router.get("/notifications")
+async def notifications_page(request: Request, db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
+    items = await notify.list_notifications(db, user_id=user.id, locale=locale)
+    return page(request, "play/notifications.html", locale=locale, user=user, items=items)
+
+
+@router.post("/notifications/read")
+async def mark_read(request: Request, db: SessionDep, user: CurrentUser) -> Response:
+    await notify.mark_read(db, user_id=user.id)
+    return redirect("/notifications", request)
+
+
+@router.get("/me/unread")
+async def unread_badge(db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
+    """The unread-notification count for the header (fetched again on every SSE nudge)."""
+    badge = await notify.badge(db, user_id=user.id)
+    return render(locale, "play/_unread.html", {"badge": badge})
+
+
+@router.get("/settings")
+async def settings_page(
+    request: Request, db: SessionDep, settings: SettingsDep, user: CurrentUser, locale: Locale
+) -> Response:
+    mine = await admin.get_settings(db, settings, user_id=user.id)
+    return page(request, "play/settings.html", locale=locale, user=user, mine=mine, saved=False)
+
+
+@router.post("/settings")
+async def save_settings(
+    request: Request,
+    db: SessionDep,
+    settings: SettingsDep,
+    user: CurrentUser,
+    locale: Locale,
+    email: Annotated[str, Form(max_length=300)] = "",
+    mail_opt_out: Annotated[str, Form(max_length=8)] = "",
+) -> Response:
+    mine = await admin.update_settings(
+        db, settings, user_id=user.id, email=email, mail_opt_out=mail_opt_out in ("1", "on", "true")
+    )
+    return page(request, "play/settings.html", locale=locale, user=user, mine=mine, saved=True)
+
+
+@router.get("/password/forgot")
+async def forgot_page(
+    request: Request, settings: SettingsDep, user: OptionalUser, locale: Locale
+) -> Response:
+    return page(
+        request,
+        "play/forgot.html",
+        locale=locale,
+        user=user,
+        sent=False,
+        mail_available=settings.smtp_enabled,
+    )
+
+
+@router.post("/password/forgot")
+async def forgot(
+    request: Request,
+    db: SessionDep,
+    settings: SettingsDep,
+    user: OptionalUser,
+    locale: Locale,
+    name: Annotated[str, Form(max_length=60)],
+) -> Response:
+    await admin.request_password_reset(db, settings, name=name)
+    return page(request, "play/forgot.html", locale=locale, user=user, sent=True, mail_available=True)
+
+
+@router.get("/password/reset/{token}")
+async def reset_page(request: Request, user: OptionalUser, locale: Locale, token: str) -> Response:
+    return page(request, "play/reset.html", locale=locale, user=user, token=token)
+
+
+@router.post("/password/reset/{token}")
+async def reset(
+    request: Request,
+    db: SessionDep,
+    token: str,
+    password: Annotated[str, Form(max_length=300)],
+) -> Response:
+    await admin.reset_password_with_token(db, token=token, password=password)
+    return redirect("/login", request)

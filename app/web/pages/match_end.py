@@ -1,0 +1,75 @@
+"""A match's clock panel and the actions beyond the rules: resign, draw, vote, rematch."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Form, Request
+from starlette.responses import Response
+
+from app.services import clocks, conclusions
+from app.services.errors import InvalidInput
+from app.services.matches import get_match
+from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
+from app.web.pages.common import page, redirect
+
+router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+
+
+@router.get("/matches/{match_id}/clock")
+async def clock_panel(
+    request: Request, db: SessionDep, user: OptionalUser, locale: Locale, match_id: int
+) -> Response:
+    """The partial under the board: deadline, concessions, draw offer, vote, rematch, next match."""
+    view = await get_match(db, match_id=match_id, viewer_id=user.id if user else None, locale=locale)
+    clock = await conclusions.get_clock(db, match_id=match_id)
+    return page(request, "play/_clock.html", locale=locale, user=user, match=view, clock=clock)
+
+
+@router.post("/matches/{match_id}/time-control")
+async def set_time_control(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    match_id: int,
+    days: Annotated[str, Form(max_length=4)] = "",
+    policy: Annotated[str, Form(max_length=16)] = "timeout_move",
+) -> Response:
+    try:
+        days_per_move = int(days) if days.strip() else None
+    except ValueError:
+        raise InvalidInput("days per move must be a number") from None
+    await clocks.set_time_control(
+        db, match_id=match_id, user_id=user.id, days_per_move=days_per_move, policy=policy
+    )
+    return redirect(f"/matches/{match_id}", request)
+
+
+@router.post("/matches/{match_id}/resign")
+async def resign(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+    await conclusions.resign(db, match_id=match_id, user_id=user.id)
+    return redirect(f"/matches/{match_id}", request)
+
+
+@router.post("/matches/{match_id}/draw/{answer}")
+async def draw(request: Request, db: SessionDep, user: CurrentUser, match_id: int, answer: str) -> Response:
+    """``offer``, ``accept``, ``decline`` (or withdraw one's own offer)."""
+    if answer == "offer":
+        await conclusions.offer_draw(db, match_id=match_id, user_id=user.id)
+    elif answer in ("accept", "decline"):
+        await conclusions.answer_draw(db, match_id=match_id, user_id=user.id, accept=answer == "accept")
+    else:
+        raise InvalidInput("a draw is offered, accepted or declined")
+    return redirect(f"/matches/{match_id}", request)
+
+
+@router.post("/matches/{match_id}/vote-end")
+async def vote_end(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+    await conclusions.vote_end(db, match_id=match_id, user_id=user.id)
+    return redirect(f"/matches/{match_id}", request)
+
+
+@router.post("/matches/{match_id}/rematch")
+async def rematch(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+    new = await conclusions.rematch(db, match_id=match_id, user_id=user.id)
+    return redirect(f"/matches/{new.id}", request)

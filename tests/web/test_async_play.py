@@ -1,0 +1,165 @@
+"""Asynchronous play over HTTP against a real uvicorn process: clock panel, draw, rematch,
+profile, ranking, notifications, settings, the forgotten-password mail, administration.
+
+The server runs ``app.web.async_play:create_app`` (the platform's factory with asynchronous
+play installed) and sends mail to a real aiosmtpd sink.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.services import admin
+from tests.services.async_support import Sink, smtp_sink
+from tests.support.client import PASSWORD, ApiUser, log_in, register
+from tests.support.server import ROOT, SECRET_KEY, Server
+
+
+class AsyncPlayServer(Server):
+    """The shared test server's recipe with asynchronous play installed and SMTP to a sink."""
+
+    def __init__(self, database_url: str, data_dir: Path, smtp_port: int) -> None:
+        super().__init__(database_url, data_dir)
+        self.smtp_port = smtp_port
+
+    def start(self) -> None:
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        env = {
+            **os.environ,
+            "DRACHENHORT_DATABASE_URL": self.database_url,
+            "DRACHENHORT_SECRET_KEY": SECRET_KEY,
+            "DRACHENHORT_DATA_DIR": str(self.data_dir),
+            "DRACHENHORT_BASE_URL": self.base_url,
+            "DRACHENHORT_EXTRA_GAMES": "tests.support.toygame_register",
+            "DRACHENHORT_SMTP_HOST": "127.0.0.1",
+            "DRACHENHORT_SMTP_PORT": str(self.smtp_port),
+            "DRACHENHORT_SMTP_FROM": "drachenhort@example.org",
+            "DRACHENHORT_SMTP_STARTTLS": "false",
+        }
+        env.pop("DATABASE_URL", None)
+        command = [
+            sys.executable, "-m", "uvicorn", "app.web.async_play:create_app", "--factory",
+            "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
+        ]  # fmt: skip
+        with self.log_path.open("ab") as log:
+            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        self._wait_ready()
+
+
+@pytest.fixture(scope="module")
+def sink_and_server(
+    database_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[Sink, Server]]:
+    with (
+        smtp_sink() as (sink, port),
+        AsyncPlayServer(database_url, tmp_path_factory.mktemp("async"), port) as server,
+    ):
+        yield sink, server
+
+
+@pytest.fixture
+async def pair(sink_and_server: tuple[Sink, Server]) -> AsyncIterator[tuple[ApiUser, ApiUser]]:
+    _, server = sink_and_server
+    alice, bob = await register(server.base_url), await register(server.base_url)
+    yield alice, bob
+    await alice.aclose()
+    await bob.aclose()
+
+
+async def _form(user: ApiUser, path: str, data: dict[str, str] | None = None) -> httpx.Response:
+    return await user.client.post(path, data={"csrf_token": user.csrf, **(data or {})})
+
+
+async def test_a_clocked_match_is_drawn_rematched_and_shows_in_profile_and_ranking(
+    pair: tuple[ApiUser, ApiUser],
+) -> None:
+    alice, bob = pair
+    created = await alice.post("/api/matches", {"game": "toy", "seats": 2, "fixed_order": True})
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    refused = await _form(alice, f"/matches/{match_id}/time-control", {"days": "30", "policy": "vote"})
+    assert refused.status_code == 422 and "1 to 14 days" in refused.text
+    answer = await _form(alice, f"/matches/{match_id}/time-control", {"days": "3", "policy": "vote"})
+    assert answer.status_code == 303
+    assert (await bob.post(f"/api/matches/{match_id}/join", {})).status_code == 204
+
+    panel = await alice.get(f"/matches/{match_id}/clock")
+    assert panel.status_code == 200
+    assert "Time control: 3 days per move" in panel.text and "Deadline" in panel.text
+    assert 'data-action="draw-offer"' in panel.text and 'data-action="resign"' in panel.text
+
+    assert (await _form(alice, f"/matches/{match_id}/draw/offer")).status_code == 303
+    assert 'data-action="draw-accept"' in (await bob.get(f"/matches/{match_id}/clock")).text
+    notes = await bob.get("/notifications")
+    assert 'data-kind="draw_offered"' in notes.text
+    assert "new" in (await bob.get("/me/unread")).text
+    assert (await _form(bob, f"/matches/{match_id}/draw/accept")).status_code == 303
+    panel = await alice.get(f"/matches/{match_id}/clock")
+    assert 'data-conclusion="draw"' in panel.text and 'data-action="rematch"' in panel.text
+    stale = await _form(bob, f"/matches/{match_id}/resign")
+    assert stale.status_code == 409 and "not running" in stale.text
+
+    rematch = await _form(bob, f"/matches/{match_id}/rematch")
+    assert rematch.status_code == 303
+    new_id = int(rematch.headers["location"].rsplit("/", 1)[1])
+    assert new_id != match_id
+    assert 'data-kind="invited"' in (await alice.get("/notifications")).text
+
+    profile = await bob.get(f"/users/{alice.name}")
+    assert profile.status_code == 200 and f'data-match="{match_id}"' in profile.text
+    assert 'data-game="toy"' in profile.text
+    filtered = await bob.get(f"/users/{alice.name}", params={"opponent": "somebody-else"})
+    assert f'data-match="{match_id}"' not in filtered.text
+    ranking = await bob.get("/rankings/toy")
+    assert ranking.status_code == 200 and alice.name in ranking.text and bob.name in ranking.text
+    assert (await bob.get("/users/no-such-player-here")).status_code == 404
+
+
+async def test_a_forgotten_password_is_reset_through_the_mailed_link(
+    pair: tuple[ApiUser, ApiUser], sink_and_server: tuple[Sink, Server]
+) -> None:
+    sink, server = sink_and_server
+    alice, _ = pair
+    saved = await _form(alice, "/settings", {"email": "alice-web@example.org"})
+    assert saved.status_code == 200 and "Saved." in saved.text and "alice-web@example.org" in saved.text
+    async with httpx.AsyncClient(base_url=server.base_url) as visitor:
+        csrf = (await visitor.get("/api/auth/csrf")).json()["csrf_token"]
+        assert (await visitor.get("/password/forgot")).status_code == 200
+        sent = await visitor.post("/password/forgot", data={"csrf_token": csrf, "name": alice.name})
+        assert sent.status_code == 200 and "on its way" in sent.text
+        [message] = sink.to("alice-web@example.org")
+        link = re.search(r"http://\S+/password/reset/(\S+)", message.get_content())
+        assert link is not None
+        reset = await visitor.post(
+            f"/password/reset/{link.group(1)}", data={"csrf_token": csrf, "password": "a brand new password"}
+        )
+        assert reset.status_code == 303, reset.text[-400:]
+    again = await log_in(server.base_url, alice.name, "a brand new password")
+    await again.aclose()
+
+
+async def test_the_administrator_resets_a_password_and_others_may_not(
+    pair: tuple[ApiUser, ApiUser], sink_and_server: tuple[Sink, Server], db: AsyncSession
+) -> None:
+    _, server = sink_and_server
+    alice, bob = pair
+    assert (await bob.get("/admin")).status_code == 403
+    await admin.create_admin(db, name=alice.name, password=PASSWORD)
+    page = await alice.get("/admin")
+    assert page.status_code == 200 and f'data-user="{bob.name}"' in page.text
+    shown = await _form(alice, f"/admin/users/{bob.id}/reset-password")
+    found = re.search(r'id="new-password">[^<]*<code>([^<]+)</code>', shown.text)
+    assert shown.status_code == 200 and found is not None
+    bob_again = await log_in(server.base_url, bob.name, found.group(1))
+    await bob_again.aclose()
+    assert (await _form(alice, f"/admin/users/{bob.id}/disable")).status_code == 303
+    assert await admin.is_disabled(db, user_id=bob.id)
