@@ -13,9 +13,10 @@ from typing import Any
 from fastapi import FastAPI
 
 from app.services import clocks
+from app.web.api import play as play_api
 from app.web.pages import community, hosting, match_end
 
-ROUTERS = (match_end.router, community.router, hosting.router)
+ROUTERS = (play_api.router, match_end.router, community.router, hosting.router)
 
 
 def install(app: FastAPI, *, run_clocks: bool = True) -> None:

@@ -163,3 +163,32 @@ async def test_the_administrator_resets_a_password_and_others_may_not(
     await bob_again.aclose()
     assert (await _form(alice, f"/admin/users/{bob.id}/disable")).status_code == 303
     assert await admin.is_disabled(db, user_id=bob.id)
+
+
+async def test_the_json_api_resigns_and_reports_clock_badge_ranking_and_history(
+    pair: tuple[ApiUser, ApiUser],
+) -> None:
+    alice, bob = pair
+    created = await alice.post("/api/matches", {"game": "toy", "seats": 2, "fixed_order": True})
+    match_id = created.json()["id"]
+    clock = await alice.client.put(
+        f"/api/matches/{match_id}/clock",
+        json={"days_per_move": 7, "policy": "abort"},
+        headers={"X-CSRF-Token": alice.csrf},
+    )
+    assert clock.status_code == 200 and clock.json()["days_per_move"] == 7
+    assert (await bob.post(f"/api/matches/{match_id}/join", {})).status_code == 204
+    badge = (await alice.get("/api/me/badge")).json()
+    assert badge["your_turn"] >= 1
+    answer = await bob.post(f"/api/matches/{match_id}/resign")
+    assert answer.status_code == 200 and answer.json()["conclusion"] == "resigned"
+    assert answer.json()["resigned"] == [1]
+    again = await bob.post(f"/api/matches/{match_id}/resign")
+    assert again.status_code == 409 and "not running" in again.json()["detail"]
+    history = (await bob.get(f"/api/users/{alice.name}/ratings/toy")).json()
+    assert [p["match_id"] for p in history][-1] == match_id and history[-1]["rank"] == 1
+    table = (await bob.get("/api/rankings/toy")).json()
+    names = [row["name"] for row in table]
+    assert names.index(alice.name) < names.index(bob.name)
+    kinds = [n["kind"] for n in (await alice.get("/api/me/notifications")).json()]
+    assert "match_ended" in kinds
