@@ -58,6 +58,8 @@ from app.web.security import CSRF_HEADER, SESSION_COOKIE, csrf_token  # noqa: E4
 ADMIN_DSN = os.environ.get("BENCH_ADMIN_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 SECRET_KEY = "bench-secret-key-not-for-production"
 PASSWORD = "bench password 123"
+PAGE_SAMPLE_SECONDS = 0.5
+"""How often a board page is fetched while the players play (a page costs several decisions' CPU)."""
 POOL_PER_WORKER = 15
 """SQLAlchemy's default pool: 5 connections plus 10 overflow per worker process."""
 
@@ -482,7 +484,7 @@ async def _sample_pages(
 ) -> None:
     """Fetch a player's full board page now and then, as a browser opening the match does."""
     while time.perf_counter() < deadline:
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(PAGE_SAMPLE_SECONDS)
         if not live:
             continue
         match_id = rng.choice(list(live))
