@@ -880,7 +880,7 @@ def iter_rows(figures: list[ServerFigures]) -> Iterator[tuple[str, str, str]]:
                 "",
             )
         yield (f"{w} pgbench -N, {f.pgbench_clients} clients", f"{f.pgbench_tps:.0f} tps", "")
-        yield (f"{w} committed moves/s ÷ pgbench tps", f"{f.ratio:.2f}", "≥ 0.33")
+        yield (f"{w} committed moves/s ÷ pgbench tps", f"{f.ratio:.3f}", "≥ 0.33")
         yield (
             f"{w} board page p50/p95 under load / idle (log {f.idle_page_decisions})",
             f"{p.page_ms[0]:.1f}/{p.page_ms[1]:.1f} / {f.idle_page_ms[0]:.1f}/{f.idle_page_ms[1]:.1f} ms",
