@@ -20,6 +20,10 @@ ROUTERS = (play_api.router, match_end.router, community.router, hosting.router)
 
 
 def install(app: FastAPI, *, run_clocks: bool = True) -> None:
+    """Add the routers and (unless ``run_clocks`` is False) the clock task; idempotent."""
+    if getattr(app.state, "async_play_installed", False):
+        return
+    app.state.async_play_installed = True
     for router in ROUTERS:
         app.include_router(router)
     if not run_clocks:
