@@ -80,11 +80,9 @@ class Player:
         return data
 
     def hand(self) -> Counter[str]:
-        cards = self.page.locator(".draco-cards .dcard")
-        return Counter(
-            f"{cards.nth(i).locator('.card-name').inner_text()} {cards.nth(i).locator('.card-value').inner_text()}"
-            for i in range(cards.count())
-        )
+        names = self.page.locator(".draco-cards .dcard .card-name").all_inner_texts()
+        values = self.page.locator(".draco-cards .dcard .card-value").all_inner_texts()
+        return Counter(f"{name} {value}" for name, value in zip(names, values, strict=True))
 
     def log(self) -> str:
         return str(self.page.locator(".log-list").inner_text())
@@ -186,7 +184,6 @@ def test_three_players_play_draco_in_the_browser(browser: Any, server: Server) -
         # The other pages do not see the pending decisions.
         expect(bob.page.locator(".log-entry")).to_have_count(0)
 
-        moves = 0
         reveals = 0
 
         def confirm(player: Player) -> None:
@@ -228,7 +225,6 @@ def test_three_players_play_draco_in_the_browser(browser: Any, server: Server) -
             if player.page.locator(".draco-choice .choice.keep").count():
                 player.click(".draco-choice .choice.keep")
             confirm(player)
-            moves += 1
 
         # Fast-forward over the JSON API until a turn starts with a summit card in hand. The pages
         # wait on a blank page meanwhile (their live updates were seen above) and come back after.
