@@ -113,7 +113,8 @@ def steer(view: dict[str, Any], legal: list[str]) -> str:
     return max(plays, key=rank)
 
 
-def test_three_players_play_draco_in_the_browser(browser: Any, server: Server) -> None:
+def test_three_players_play_draco_in_the_browser(server: Server, browser: Any) -> None:
+    # The server (and the database, made with asyncio.run) before Playwright starts its event loop.
     from playwright.sync_api import expect
 
     base = server.base_url
