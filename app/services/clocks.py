@@ -110,12 +110,21 @@ async def tick(
             return report
         async with sessionmaker() as db:
             rows = await db.execute(
-                select(Match.id, MatchControl.days_per_move, MatchControl.resigned)
+                select(
+                    Match.id,
+                    Match.to_act,
+                    Match.turn_started_at,
+                    MatchControl.days_per_move,
+                    MatchControl.extension_days,
+                    MatchControl.extension_for,
+                    MatchControl.late_for,
+                    MatchControl.resigned,
+                )
                 .join(MatchControl, MatchControl.match_id == Match.id)
                 .where(Match.status == MatchStatus.ACTIVE)
                 .order_by(Match.id)
             )
-            ids = [match_id for match_id, days, resigned in rows.tuples() if days is not None or resigned]
+            ids = [row[0] for row in rows.tuples() if _is_due(*row[1:], now=now)]
         for match_id in ids:
             async with sessionmaker() as db:
                 await _check_match(db, match_id, now, report)
@@ -292,6 +301,31 @@ async def _open_vote(
     await db.commit()
     report.votes_opened.append(match.id)
     await conclusions.publish(match, seats, users)
+
+
+def _is_due(
+    to_act: Sequence[int],
+    started: datetime | None,
+    days: int | None,
+    extension_days: int,
+    extension_for: datetime | None,
+    late_for: datetime | None,
+    resigned: Sequence[int],
+    *,
+    now: datetime,
+) -> bool:
+    """Whether a running match needs a look: a resigned seat to act, or a deadline passed.
+
+    (A cheap pre-check on one row per match; ``_check_match`` decides with the match loaded.)
+    """
+    if any(seat in resigned for seat in to_act):
+        return True
+    if days is None or started is None:
+        return False
+    if late_for == started:
+        return now >= started + timedelta(days=STALL_DAYS)
+    extension = extension_days if extension_for == started else 0
+    return now >= started + timedelta(days=days + extension)
 
 
 async def _try_lock(db: AsyncSession) -> bool:
