@@ -63,23 +63,24 @@ class LoggedRow:
 class _MatchLog:
     seed: bytes
     rows: list[LoggedRow]
-    last: int
-    """The rows are the newest ``last`` ones (or all, when fewer)."""
+    last: int | None
+    """The rows are the newest ``last`` ones (all of them when None or fewer)."""
 
 
 _cache: OrderedDict[int, _MatchLog] = OrderedDict()
 
 
 async def newest_rows(
-    db: AsyncSession, match_id: int, seed: bytes, *, last: int, store: bool
+    db: AsyncSession, match_id: int, seed: bytes, *, last: int | None, store: bool
 ) -> list[LoggedRow]:
-    """The newest ``last`` committed decisions in order (the known ones from the cache)."""
+    """The newest ``last`` (None: all) committed decisions in order, the known ones from the cache."""
     known = _cache.get(match_id)
-    if known is not None and (known.seed != seed or known.last < last):
+    if known is not None and (known.seed != seed or not _covers(known.last, last)):
         known = None
     query = select(LoggedMove.seq, LoggedMove.seat, LoggedMove.events).where(LoggedMove.match_id == match_id)
     if known is None:
-        fetched = list((await db.execute(query.order_by(LoggedMove.seq.desc()).limit(last))).tuples())
+        newest = query.order_by(LoggedMove.seq.desc())
+        fetched = list((await db.execute(newest if last is None else newest.limit(last))).tuples())
         fetched.reverse()
         rows: list[LoggedRow] = []
     else:
@@ -89,7 +90,8 @@ async def newest_rows(
         rows = known.rows
     if fetched:
         rows = rows + [LoggedRow(seq, seat, _events(events)) for seq, seat, events in fetched]
-    rows = rows[-last:]
+    if last is not None:
+        rows = rows[-last:]
     if store:
         _cache[match_id] = _MatchLog(seed, rows, last)
         _cache.move_to_end(match_id)
@@ -116,6 +118,11 @@ def forget(match_id: int | None = None) -> None:
         _cache.clear()
     else:
         _cache.pop(match_id, None)
+
+
+def _covers(kept: int | None, wanted: int | None) -> bool:
+    """Whether rows kept as the newest ``kept`` contain the newest ``wanted`` (None: all)."""
+    return kept is None or (wanted is not None and kept >= wanted)
 
 
 def _events(raw: list[dict[str, Any]]) -> tuple[Event, ...]:

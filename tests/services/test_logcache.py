@@ -65,12 +65,11 @@ async def test_cached_rows_equal_the_log_and_grow_by_the_tail(db: AsyncSession, 
     assert [(r.seq, r.seat, r.events) for r in second] == await _logged(db, match_id)
     assert second[0] is first[0]  # the known rows were not read again
     assert [r.seq for r in await _logcache.newest_rows(db, match_id, seed, last=3, store=True)] == [2, 3, 4]
-    assert [r.seq for r in await _logcache.newest_rows(db, match_id, seed, last=200, store=True)] == [
-        1,
-        2,
-        3,
-        4,
-    ]
+    widened = await _logcache.newest_rows(db, match_id, seed, last=200, store=True)
+    assert [r.seq for r in widened] == [1, 2, 3, 4]
+    everything = await _logcache.newest_rows(db, match_id, seed, last=None, store=True)
+    assert [(r.seq, r.seat, r.events) for r in everything] == await _logged(db, match_id)
+    assert (await _logcache.newest_rows(db, match_id, seed, last=None, store=True))[0] is everything[0]
 
 
 async def test_rows_read_with_store_false_are_not_kept(db: AsyncSession, make_user: MakeUser) -> None:
@@ -100,7 +99,7 @@ async def test_lines_follow_their_audience_and_match_the_view(db: AsyncSession, 
     match_id = await start_toy_match(db, [alice, bob])
     seed = await _seed(db, match_id)
     await _turn(db, match_id, alice)
-    rows = await _logcache.newest_rows(db, match_id, seed, last=200, store=True)
+    rows = await _logcache.newest_rows(db, match_id, seed, last=None, store=True)
     for viewer, user in ((0, alice), (1, bob), (None, None)):
         lines = _logcache.visible_entries(TOY, rows, viewer, "en")
         shown = await matches.get_match(
