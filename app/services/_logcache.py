@@ -26,7 +26,9 @@ from app.engine.protocol import Event, Game, Seat
 from app.services.schemas import LogEntry
 
 MAX_MATCHES = 256
-"""Matches whose log lines a worker keeps (about 0.1-0.3 MB each at 200 shown decisions)."""
+"""Matches whose log lines a worker keeps at most."""
+MAX_ROWS = 40_000
+"""Logged decisions a worker keeps at most (about 1-2 KB each with their lines: tens of MB)."""
 
 
 @dataclass(slots=True)
@@ -68,6 +70,7 @@ class _MatchLog:
 
 
 _cache: OrderedDict[int, _MatchLog] = OrderedDict()
+_rows_kept = 0
 
 
 async def newest_rows(
@@ -93,10 +96,7 @@ async def newest_rows(
     if last is not None:
         rows = rows[-last:]
     if store:
-        _cache[match_id] = _MatchLog(seed, rows, last)
-        _cache.move_to_end(match_id)
-        while len(_cache) > MAX_MATCHES:
-            _cache.popitem(last=False)
+        _store(match_id, _MatchLog(seed, rows, last))
     return rows
 
 
@@ -114,10 +114,24 @@ def visible_entries(
 
 def forget(match_id: int | None = None) -> None:
     """Drop one match's cached lines, or all of them."""
+    global _rows_kept
     if match_id is None:
         _cache.clear()
+        _rows_kept = 0
     else:
-        _cache.pop(match_id, None)
+        dropped = _cache.pop(match_id, None)
+        _rows_kept -= len(dropped.rows) if dropped else 0
+
+
+def _store(match_id: int, entry: _MatchLog) -> None:
+    global _rows_kept
+    old = _cache.pop(match_id, None)
+    _rows_kept -= len(old.rows) if old else 0
+    _cache[match_id] = entry
+    _rows_kept += len(entry.rows)
+    while len(_cache) > 1 and (len(_cache) > MAX_MATCHES or _rows_kept > MAX_ROWS):
+        _, dropped = _cache.popitem(last=False)
+        _rows_kept -= len(dropped.rows)
 
 
 def _covers(kept: int | None, wanted: int | None) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -107,3 +108,18 @@ async def test_lines_follow_their_audience_and_match_the_view(db: AsyncSession, 
         )
         assert lines == shown.log
     assert [e.kind for e in _logcache.visible_entries(TOY, rows, 1, "en")] == ["played", "drew"]
+
+
+async def test_the_cache_keeps_at_most_max_rows(
+    db: AsyncSession, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    alice, bob = await make_user(), await make_user()
+    first, second = await start_toy_match(db, [alice, bob]), await start_toy_match(db, [alice, bob])
+    for match_id in (first, second):
+        await _turn(db, match_id, alice)
+    _logcache.forget()
+    monkeypatch.setattr(_logcache, "MAX_ROWS", 3)
+    kept = await _logcache.newest_rows(db, first, await _seed(db, first), last=None, store=True)
+    await _logcache.newest_rows(db, second, await _seed(db, second), last=None, store=True)
+    again = await _logcache.newest_rows(db, first, await _seed(db, first), last=None, store=False)
+    assert [r.seq for r in again] == [1, 2] and again[0] is not kept[0]  # the first match was dropped
