@@ -39,8 +39,8 @@ from tests.support.server import Server
 pytestmark = pytest.mark.slow
 
 CASES = [("toy", 3, {}), ("draco", 2, {}), ("drachenland", 2, {}), ("felsental", 2, {"legs": 1})]
-SCRAMBLE_EVERY = 20
-REPLAY_EVERY = 25
+SCRAMBLE_EVERY = 30
+REPLAY_EVERY = 40
 MAX_DECISIONS = 900
 
 
