@@ -58,11 +58,13 @@ async def test_cached_rows_equal_the_log_and_grow_by_the_tail(db: AsyncSession, 
     seed = await _seed(db, match_id)
     _logcache.forget(match_id)
     await _turn(db, match_id, alice)
-    first = await _logcache.newest_rows(db, match_id, seed, last=200, store=True)
+    # The same window as the match view uses: the service's own reads share these entries.
+    shown = matches.LOG_MOVES_SHOWN
+    first = await _logcache.newest_rows(db, match_id, seed, last=shown, store=True)
     assert [(r.seq, r.seat, r.events) for r in first] == await _logged(db, match_id)
 
     await _turn(db, match_id, bob)
-    second = await _logcache.newest_rows(db, match_id, seed, last=200, store=True)
+    second = await _logcache.newest_rows(db, match_id, seed, last=shown, store=True)
     assert [(r.seq, r.seat, r.events) for r in second] == await _logged(db, match_id)
     assert second[0] is first[0]  # the known rows were not read again
     assert [r.seq for r in await _logcache.newest_rows(db, match_id, seed, last=3, store=True)] == [2, 3, 4]
