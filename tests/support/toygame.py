@@ -101,7 +101,9 @@ def timeout_move(state: ToyState, seat: Seat) -> Move:
 def describe(event: Event, locale: str) -> str:
     d = event.data
     if event.kind == "played":
-        return f"Seat {d['seat'] + 1} played {d['value']}" if locale == "en" else f"Platz {d['seat'] + 1} spielt {d['value']}"
+        if locale == "en":
+            return f"Seat {d['seat'] + 1} played {d['value']}"
+        return f"Platz {d['seat'] + 1} spielt {d['value']}"
     if event.kind == "drew":
         return f"Seat {d['seat'] + 1} drew {d['count']}"
     return f"You drew {d['cards']}"
