@@ -38,7 +38,7 @@ STRICT_CSP = {
     "frame-ancestors 'none'",
     "form-action 'self'",
 }
-TRACE_MARKERS = ("Traceback", 'File "/', "sqlalchemy.", "asyncpg.", "aiosqlite", "line ")
+TRACE_MARKERS = ("Traceback", 'File "/', "sqlalchemy.", "asyncpg.", "aiosqlite", ", line ")
 
 
 def state_changing_routes() -> list[tuple[str, str]]:
