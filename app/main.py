@@ -1,7 +1,8 @@
 """The app factory: ``uvicorn app.main:create_app --factory``.
 
-The lifespan makes the database engine, the session factory and the live-update broker and
-closes them again. Migrations are not run here (``drachenhort migrate`` / ``serve`` do).
+The lifespan makes the database engine, the session factory and the live-update broker, runs
+the clock round of asynchronous play (time controls, mails) in the background, and closes them
+again. Migrations are not run here (``drachenhort migrate`` / ``serve`` do).
 """
 
 from __future__ import annotations
@@ -17,10 +18,11 @@ from fastapi.staticfiles import StaticFiles
 import app.games  # noqa: F401 - importing registers every game
 from app.config import Settings, get_settings
 from app.db.session import make_engine, make_sessionmaker
+from app.services import clocks
 from app.services.live import Broker
 from app.web import errors
 from app.web.api import router as api_router
-from app.web.pages import accounts, lobby, matches
+from app.web.pages import accounts, community, hosting, lobby, match_end, matches
 from app.web.security import SecurityMiddleware
 from app.web.sse import router as sse_router
 from app.web.templating import TEMPLATE_DIR
@@ -41,7 +43,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.sessionmaker = make_sessionmaker(engine)
         app.state.broker = await Broker.start(settings)
         try:
-            yield
+            async with clocks.running(app.state.sessionmaker, settings):
+                yield
         finally:
             await app.state.broker.stop()
             await engine.dispose()
@@ -66,11 +69,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Liveness for load balancers and the test server: the process serves requests."""
         return {"status": "ok"}
 
-    app.include_router(api_router)
-    app.include_router(sse_router)
-    app.include_router(accounts.router)
-    app.include_router(lobby.router)
-    app.include_router(matches.router)
+    for router in (
+        api_router,
+        sse_router,
+        accounts.router,
+        lobby.router,
+        matches.router,
+        match_end.router,
+        community.router,
+        hosting.router,
+    ):
+        app.include_router(router)
     return app
 
 

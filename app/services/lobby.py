@@ -14,7 +14,7 @@ from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
 from app.engine.registry import UnknownGame, all_games, get_game
 from app.engine.rng import Rng, new_seed
-from app.services import live
+from app.services import live, notify
 from app.services._db import use_case
 from app.services._rows import (
     bump_version,
@@ -108,6 +108,7 @@ async def create_match(
     rows += [MatchSeat(match_id=match.id, seat=i) for i in range(len(rows), seats)]
     db.add_all(rows)
     await db.flush()
+    await notify.record(db, [u.id for u in invited], match.id, notify.INVITED, now)
     if all(r.user_id is not None for r in rows):
         await _start(db, match, rows, seen=match.version)
     await db.commit()
@@ -331,6 +332,7 @@ async def _start(db: AsyncSession, match: Match, seats: list[MatchSeat], *, seen
         await db.rollback()
         raise Conflict(_CHANGED)
     await db.flush()
+    await notify.record_turn(db, match, seats)
 
 
 async def _nudge_members(match: Match, seats: Sequence[MatchSeat], also: Sequence[int] = ()) -> None:

@@ -136,6 +136,9 @@ def _still_relevant(notification: Notification, match: Match, prefs: UserSetting
     if notification.kind == notify.YOUR_TURN:
         # The turn was taken (or the match ended) before the mail went out: no mail.
         return match.status == MatchStatus.ACTIVE and match.turn_started_at == notification.period
+    if notification.kind == notify.INVITED:
+        # Everybody has joined (or the table was cancelled) before the mail went out.
+        return match.status == MatchStatus.OPEN
     return True
 
 

@@ -23,9 +23,10 @@ from app.engine.registry import get_game
 from app.engine.replay import rebuild
 from app.engine.turn import Decision, Turn, current_state, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
-from app.services import live
+from app.services import _logcache, conclusions, live, notify
 from app.services._db import use_case
 from app.services._rows import (
+    MAX_ID,
     bump_version,
     has_control_characters,
     is_token,
@@ -40,6 +41,7 @@ from app.services.errors import (
     Forbidden,
     IllegalMoveError,
     InvalidInput,
+    NotFound,
     NotYourTurn,
     StaleVersion,
 )
@@ -197,6 +199,9 @@ async def _act(
 ) -> MoveResult:
     if not is_token(request_id):
         raise InvalidInput("a request id has 1 to 64 letters, digits, '-' or '_'")
+    if not 1 <= match_id <= MAX_ID:
+        # Before any lookup: PostgreSQL refuses ids beyond its integer column outright.
+        raise NotFound(f"there is no match {match_id}")
     stored = await _stored_answer(db, match_id, request_id, user_id)
     if stored is not None:
         return stored
@@ -255,7 +260,11 @@ async def _act(
                 row.score = match.result["scores"][row.seat]
                 row.rank = match.result["ranks"][row.seat]
         await db.flush()
-    view = await _view(db, match, seats, seat, locale)
+        # Notifications, and for a finished match the ranks of resigned seats and the ratings.
+        notified = await conclusions.after_commit(db, match, seats)
+    else:
+        notified = set()
+    view = await _view(db, match, seats, seat, locale, store_log=False)
     answer = MoveResult(version=match.version, committed=bool(committed), match=view)
     db.add(
         MoveRequest(
@@ -274,9 +283,7 @@ async def _act(
         return await _lost_race(db, match_id, request_id, user_id)
     if committed:
         await live.publish_match(match_id, match.version)
-        for row in seats:
-            if row.user_id is not None:
-                await live.publish_user(row.user_id)
+        await notify.nudge({row.user_id for row in seats if row.user_id is not None} | notified)
     return answer
 
 
@@ -353,8 +360,15 @@ def _decision_json(decision: Decision) -> dict[str, Any]:
 
 
 async def _view(
-    db: AsyncSession, match: Match, seats: Sequence[MatchSeat], viewer_seat: Seat | None, locale: str
+    db: AsyncSession,
+    match: Match,
+    seats: Sequence[MatchSeat],
+    viewer_seat: Seat | None,
+    locale: str,
+    *,
+    store_log: bool = True,
 ) -> MatchView:
+    """The viewer's match; ``store_log=False`` inside a writing transaction (its rows may roll back)."""
     names = await user_names(db, seats)
     acting = viewer_seat is not None and viewer_seat in match.to_act
     base: dict[str, Any] = {
@@ -388,8 +402,8 @@ async def _view(
     legal = (
         [str(m) for m in game.legal_moves(state, viewer_seat)] if running and viewer_seat in to_act else []
     )
-    rows = await _log_rows(db, match.id, last=LOG_MOVES_SHOWN)
-    log = _committed_log(game, rows, viewer_seat, locale)
+    rows = await _logcache.newest_rows(db, match.id, match.seed, last=LOG_MOVES_SHOWN, store=store_log)
+    log = _logcache.visible_entries(game, rows, viewer_seat, locale)
     if own_pending:
         next_seq = rows[-1].seq + 1 if rows else 1
         log += _pending_log(game, next_seq, turn.pending, viewer_seat, locale)
@@ -404,13 +418,10 @@ async def _view(
     )
 
 
-async def _log_rows(db: AsyncSession, match_id: int, *, last: int | None = None) -> list[LoggedMove]:
-    """The logged decisions in order; only the ``last`` ones when given."""
-    query = select(LoggedMove).where(LoggedMove.match_id == match_id)
-    if last is None:
-        return list(await db.scalars(query.order_by(LoggedMove.seq)))
-    newest = list(await db.scalars(query.order_by(LoggedMove.seq.desc()).limit(last)))
-    return newest[::-1]
+async def _log_rows(db: AsyncSession, match_id: int) -> list[LoggedMove]:
+    """All logged decisions in order (the replay; views read the log through ``_logcache``)."""
+    query = select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq)
+    return list(await db.scalars(query))
 
 
 def _committed_log(

@@ -1,8 +1,7 @@
 """Asynchronous play over HTTP against a real uvicorn process: clock panel, draw, rematch,
 profile, ranking, notifications, settings, the forgotten-password mail, administration.
 
-The server runs ``app.web.async_play:create_app`` (the platform's factory with asynchronous
-play installed) and sends mail to a real aiosmtpd sink.
+The server is the platform's own app, sending mail to a real aiosmtpd sink.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from tests.support.server import ROOT, SECRET_KEY, Server
 
 
 class AsyncPlayServer(Server):
-    """The shared test server's recipe with asynchronous play installed and SMTP to a sink."""
+    """The shared test server's recipe with SMTP to a sink."""
 
     def __init__(self, database_url: str, data_dir: Path, smtp_port: int) -> None:
         super().__init__(database_url, data_dir)
@@ -47,7 +46,7 @@ class AsyncPlayServer(Server):
         }
         env.pop("DATABASE_URL", None)
         command = [
-            sys.executable, "-m", "uvicorn", "app.web.async_play:create_app", "--factory",
+            sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
             "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
         ]  # fmt: skip
         with self.log_path.open("ab") as log:

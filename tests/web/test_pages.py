@@ -80,6 +80,24 @@ async def test_create_match_with_the_form(api_user: MakeApiUser) -> None:
     assert "/invite/" in page.text
 
 
+async def test_the_create_form_sets_the_time_control_and_refuses_a_bad_one(api_user: MakeApiUser) -> None:
+    alice = await api_user()
+    form = {"game": "toy", "seats": "2", "csrf_token": alice.csrf}
+    response = await alice.client.post("/matches", data={**form, "days": "3", "policy": "vote"})
+    assert response.status_code == 303, response.text
+    match_id = int(response.headers["location"].rsplit("/", 1)[1])
+    clock = (await alice.get(f"/api/matches/{match_id}/clock")).json()
+    assert (clock["days_per_move"], clock["policy"]) == (3, "vote")
+    page = await alice.get(f"/matches/{match_id}")
+    assert 'id="clock-panel"' in page.text and "3 days per move" in page.text
+
+    before = (await alice.get("/api/me/matches")).json()
+    for bad in ({"days": "15"}, {"days": "two"}, {"days": "2", "policy": "coin-flip"}):
+        refused = await alice.client.post("/matches", data={**form, **bad})
+        assert refused.status_code == 422, (bad, refused.status_code)
+    assert (await alice.get("/api/me/matches")).json() == before  # nothing half-made
+
+
 async def test_match_page_shows_legal_moves_log_and_controls(toy_match: ToyMatch) -> None:
     m = toy_match
     page = await m.mover.get(f"/matches/{m.id}")

@@ -8,8 +8,9 @@ from fastapi import APIRouter, Form, Request
 from starlette.datastructures import FormData
 from starlette.responses import Response
 
+from app.db.async_play import TimeoutPolicy
 from app.engine.registry import UnknownGame, get_game
-from app.services import lobby
+from app.services import clocks, lobby
 from app.services.errors import InvalidInput, NotFound
 from app.services.schemas import GameOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
@@ -37,6 +38,10 @@ async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> R
         seats = int(_one(form, "seats"))
     except ValueError:
         raise InvalidInput("the number of players must be a number") from None
+    days = _days_per_move(_one(form, "days"))
+    policy = _one(form, "policy") or TimeoutPolicy.TIMEOUT_MOVE
+    if policy not in TimeoutPolicy.ALL:
+        raise InvalidInput(f"the timeout policy is one of {', '.join(TimeoutPolicy.ALL)}")
     summary = await lobby.create_match(
         db,
         creator_id=user.id,
@@ -46,6 +51,10 @@ async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> R
         invite=parse_names(_one(form, "invite")),
         fixed_order=_one(form, "fixed_order") in ("1", "on", "true"),
     )
+    if days is not None:
+        await clocks.set_time_control(
+            db, match_id=summary.id, user_id=user.id, days_per_move=days, policy=policy
+        )
     return redirect(f"/matches/{summary.id}", request)
 
 
@@ -158,6 +167,20 @@ def parse_options(game: GameOut, form: FormData) -> dict[str, Any]:
 
 def parse_names(text: str) -> list[str]:
     return [name.strip() for name in text.replace(";", ",").split(",") if name.strip()]
+
+
+def _days_per_move(text: str) -> int | None:
+    """The create form's time control: empty for none, else days per move (checked here, before
+    the match exists, so a bad value creates nothing)."""
+    if not text.strip():
+        return None
+    try:
+        days = int(text)
+    except ValueError:
+        raise InvalidInput("days per move must be a number") from None
+    if not clocks.DAYS_MIN <= days <= clocks.DAYS_MAX:
+        raise InvalidInput(f"a time control has {clocks.DAYS_MIN} to {clocks.DAYS_MAX} days per move")
+    return days
 
 
 def _one(form: FormData, key: str) -> str:

@@ -9,7 +9,7 @@ from starlette.responses import Response
 
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
-from app.services import lobby
+from app.services import conclusions, lobby
 from app.services import matches as match_service
 from app.services.errors import StaleVersion
 from app.services.schemas import MatchView, MoveResult, ReplayView, UserOut
@@ -33,6 +33,7 @@ async def match_page(
     chat = None
     if user is not None and m.viewer_seat is not None:
         chat = await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+    clock = await conclusions.get_clock(db, match_id=match_id)
     return page(
         request,
         "match/page.html",
@@ -42,6 +43,7 @@ async def match_page(
         game_css=_static_if_present(m.game, "board.css"),
         game_js=_static_if_present(m.game, "board.js"),
         chat=chat,
+        clock=clock,
         **{**area_context(m, locale), "invite_url": await _invite_url(db, settings.base_url, m, user)},
     )
 
