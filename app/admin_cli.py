@@ -2,7 +2,6 @@
 
 The password is read from standard input (one line) or asked for on a terminal, never taken
 from the command line, where other users of the host could read it.
-Runnable on its own as ``python -m app.admin_cli create NAME``.
 """
 
 from __future__ import annotations
@@ -11,7 +10,6 @@ import argparse
 import asyncio
 import getpass
 import sys
-from collections.abc import Sequence
 from typing import Any
 
 
@@ -40,14 +38,6 @@ def run_create(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="drachenhort")
-    add_admin_parser(parser.add_subparsers(required=True, metavar="command"))
-    args = parser.parse_args(["admin", *(argv if argv is not None else sys.argv[1:])])
-    result: int = args.run(args)
-    return result
-
-
 async def _create(name: str, password: str) -> Any:
     from app.config import get_settings
     from app.db.session import make_engine, make_sessionmaker
@@ -65,7 +55,3 @@ def _read_password() -> str:
     if sys.stdin.isatty():
         return getpass.getpass("password: ")
     return sys.stdin.readline().rstrip("\n")
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

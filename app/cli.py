@@ -1,4 +1,4 @@
-"""``drachenhort migrate | serve | selfplay | bench``."""
+"""``drachenhort migrate | serve | selfplay | bench | admin create NAME``."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from app.admin_cli import add_admin_parser
 
 EXTRA_GAMES_ENV = "DRACHENHORT_EXTRA_GAMES"
 """Comma-separated modules that register extra games (a test server offers its toy game)."""
@@ -55,6 +57,8 @@ def _parser() -> argparse.ArgumentParser:
         "bench", help="run bench/run.py (other options are passed on)", add_help=False
     )
     bench.set_defaults(run=_bench)
+
+    add_admin_parser(commands)
     return parser
 
 
@@ -71,6 +75,12 @@ def _migrate(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from app.config import get_settings
+
+    if args.workers > 1 and not get_settings().is_postgres:
+        # Live updates travel through PostgreSQL's LISTEN/NOTIFY; on SQLite they stay in one process.
+        print("several workers need PostgreSQL: SQLite serves one worker", file=sys.stderr)
+        return 2
     if not args.no_migrate:
         _migrate(args)
     uvicorn.run(

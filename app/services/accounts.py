@@ -13,11 +13,12 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.async_play import UserSettings
 from app.db.models import LoginAttempt, User, UserSession
 from app.db.types import utcnow
 from app.services._db import use_case
 from app.services._rows import has_control_characters
-from app.services.errors import BadCredentials, InvalidInput, NameTaken, NotFound, RateLimited
+from app.services.errors import BadCredentials, Forbidden, InvalidInput, NameTaken, NotFound, RateLimited
 from app.services.schemas import UserOut
 
 LOCALES = ("en", "de")
@@ -91,6 +92,8 @@ async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut
         db.add(LoginAttempt(name_key=key, created_at=now))
         await db.commit()
         raise BadCredentials("wrong name or password")
+    if await db.scalar(select(UserSettings.disabled).where(UserSettings.user_id == user.id)):
+        raise Forbidden("this account is disabled: ask the server's administrator")
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = await _hash(password)
     await db.execute(delete(LoginAttempt).where(LoginAttempt.name_key == key))

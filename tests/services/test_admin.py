@@ -56,12 +56,15 @@ async def test_disabling_an_account_ends_its_sessions(db: AsyncSession, make_use
     assert await admin.is_disabled(db, user_id=alice.id)
     sessions = await db.scalar(select(func.count()).where(UserSession.user_id == alice.id))
     assert sessions == 0
+    with pytest.raises(Forbidden, match="disabled"):
+        await accounts.log_in(db, name=alice.name, password=TEST_PASSWORD)
     listed = {u.id: u for u in await admin.list_users(db, admin_id=boss.id)}
     assert listed[alice.id].disabled and not listed[boss.id].disabled
     with pytest.raises(Conflict, match="your own account"):
         await admin.set_disabled(db, admin_id=boss.id, user_id=boss.id, disabled=True)
     await admin.set_disabled(db, admin_id=boss.id, user_id=alice.id, disabled=False)
     assert not await admin.is_disabled(db, user_id=alice.id)
+    await accounts.log_in(db, name=alice.name, password=TEST_PASSWORD)
 
 
 async def test_an_admin_resets_a_password(db: AsyncSession, make_user: MakeUser) -> None:

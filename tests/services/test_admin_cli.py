@@ -17,7 +17,7 @@ def _run(database_url: str, tmp: str, *args: str, password: str) -> subprocess.C
     env = {**os.environ, "DRACHENHORT_DATABASE_URL": database_url, "DRACHENHORT_DATA_DIR": tmp}
     env.pop("DATABASE_URL", None)
     return subprocess.run(
-        [sys.executable, "-m", "app.admin_cli", *args],
+        [sys.executable, "-m", "app.cli", "admin", *args],
         input=password + "\n",
         capture_output=True,
         text=True,

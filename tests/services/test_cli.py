@@ -77,3 +77,18 @@ def test_bench_hands_its_options_to_bench_run(
     assert "['--quick', '--workers', '1']" in capfd.readouterr().out
     with pytest.raises(SystemExit):
         cli.main(["migrate", "--quick"])
+
+
+def test_serve_refuses_several_workers_on_sqlite(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Live updates between workers travel through PostgreSQL; SQLite would strand them.
+    monkeypatch.setenv("DRACHENHORT_DATABASE_URL", f"sqlite+aiosqlite:///{tmp_path}/one.db")
+    monkeypatch.setenv("DRACHENHORT_SECRET_KEY", "k" * 32)
+    get_settings.cache_clear()
+    try:
+        assert cli.main(["serve", "--workers", "2", "--no-migrate"]) == 2
+    finally:
+        get_settings.cache_clear()
+    assert "several workers need PostgreSQL" in capsys.readouterr().err
+    assert not (tmp_path / "one.db").exists()
