@@ -18,6 +18,6 @@ RUN pip install . && mkdir -p var && chown drachenhort var
 
 USER drachenhort
 EXPOSE 8000
-# `serve` runs the Alembic migrations first; concurrent replicas are safe (Alembic takes a lock
-# on PostgreSQL through its version table transaction).
+# `serve` runs the Alembic migrations first; replicas starting together take turns (an advisory
+# lock on PostgreSQL, see migrations/env.py).
 CMD ["drachenhort", "serve", "--host", "0.0.0.0", "--port", "8000", "--workers", "2"]

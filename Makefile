@@ -9,7 +9,7 @@ PORT   ?= 8000
 TEST_DATABASE_URL ?= $(DATABASE_URL)
 export TEST_DATABASE_URL
 
-.PHONY: run test test-fast lint bench selfplay clean
+.PHONY: run test test-fast lint bench clean
 
 run: $(VENV)/.installed
 	$(BIN)/drachenhort serve --host $(HOST) --port $(PORT)

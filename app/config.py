@@ -24,7 +24,7 @@ class Settings(BaseSettings):
         validation_alias=AliasChoices("DRACHENHORT_DATABASE_URL", "DATABASE_URL", "database_url"),
     )
     secret_key: str = ""
-    """Signs cookies and tokens; when unset, generated once and kept in ``<data_dir>/secret_key``."""
+    """Keys the CSRF tokens (HMAC); when unset, generated once and kept in ``<data_dir>/secret_key``."""
     data_dir: Path = Path("./var")
     base_url: str = "http://127.0.0.1:8000"
     smtp_host: str | None = None

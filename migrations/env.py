@@ -6,7 +6,7 @@ import asyncio
 from logging.config import fileConfig
 
 from alembic import context
-from sqlalchemy import Connection
+from sqlalchemy import Connection, text
 
 from app.db.models import Base
 from app.db.session import make_engine
@@ -40,6 +40,10 @@ def _configure(connection: Connection | None = None, url: str | None = None) -> 
 
 
 def _run_sync(connection: Connection) -> None:
+    if connection.dialect.name == "postgresql":
+        # Replicas starting together migrate one after the other (the later ones find the
+        # schema at head); without it two CREATE TYPE/TABLE race. Held until the commit.
+        connection.execute(text("SELECT pg_advisory_xact_lock(hashtext('drachenhort-migrations'))"))
     _configure(connection)
     with context.begin_transaction():
         context.run_migrations()

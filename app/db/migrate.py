@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
+from sqlalchemy.engine import make_url
 
-from app.config import normalise_database_url
+from app.config import is_postgres_url, normalise_database_url
 
 MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
 
@@ -25,8 +28,14 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade_to_head(url: str) -> None:
-    """Bring the database at ``url`` to the newest revision (idempotent)."""
-    _run(lambda: command.upgrade(alembic_config(url), "head"))
+    """Bring the database at ``url`` to the newest revision (idempotent).
+
+    Safe when several processes start at once: PostgreSQL serialises them with an advisory lock
+    (``migrations/env.py``), an SQLite file with an exclusive lock on a file beside it (SQLite
+    runs DDL outside transactions here, so two migrators would both create the tables).
+    """
+    with _sqlite_file_lock(url):
+        _run(lambda: command.upgrade(alembic_config(url), "head"))
 
 
 def downgrade_to_base(url: str) -> None:
@@ -82,3 +91,20 @@ def _run(job: Callable[[], object]) -> None:
     thread.join()
     if failure:
         raise failure[0]
+
+
+@contextlib.contextmanager
+def _sqlite_file_lock(url: str) -> Iterator[None]:
+    url = normalise_database_url(url)
+    database = make_url(url).database
+    if is_postgres_url(url) or not database or database == ":memory:":
+        yield
+        return
+    lock_path = Path(database).with_name(Path(database).name + ".migrate-lock")
+    lock_path.parent.mkdir(parents=True, exist_ok=True)
+    with lock_path.open("a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)

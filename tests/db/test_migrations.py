@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta, timezone
 from pathlib import Path
 
@@ -16,6 +19,7 @@ from app.db.migrate import alembic_config, current_revision, downgrade_to_base, 
 from app.db.models import Base, User
 from app.db.session import make_engine, make_sessionmaker
 from tests.support.db import fresh_database
+from tests.support.server import ROOT
 
 TABLES = {"users", "sessions", "login_attempts", "matches", "seats", "moves", "move_requests", "messages"}
 """Revision 0001's tables; later revisions may add more."""
@@ -49,6 +53,28 @@ def test_head_base_head(tmp_path: Path) -> None:
         upgrade_to_head(url)
         upgrade_to_head(url)  # idempotent
         assert asyncio.run(_tables(url)) >= TABLES
+        assert current_revision(url) == _head()
+
+
+def test_replicas_starting_together_migrate_once(tmp_path: Path) -> None:
+    """Three ``drachenhort migrate`` at once on an empty database all succeed (PostgreSQL
+    serialises them with an advisory lock; SQLite with its file lock)."""
+    with fresh_database(tmp_path, migrate=False) as url:
+        env = {**os.environ, "DRACHENHORT_DATABASE_URL": url, "DRACHENHORT_DATA_DIR": str(tmp_path)}
+        env.pop("DATABASE_URL", None)
+        runs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "app.cli", "migrate"],
+                env=env,
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(3)
+        ]
+        outcomes = [(run.wait(timeout=120), run.stderr.read() if run.stderr else "") for run in runs]
+        assert [code for code, _ in outcomes] == [0, 0, 0], [err[-500:] for _, err in outcomes]
         assert current_revision(url) == _head()
 
 
