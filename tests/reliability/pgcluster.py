@@ -61,6 +61,13 @@ class PrivateCluster:
         time.sleep(down_for)
         self._pg_ctl("start")
 
+    def pause(self) -> None:
+        """Shut the server down (``pg_ctl stop -m fast``), keeping its data for ``resume()``."""
+        self._pg_ctl("stop", "-m", "fast")
+
+    def resume(self) -> None:
+        self._pg_ctl("start")
+
     def stop(self) -> None:
         if self.data.exists():
             self._pg_ctl("stop", "-m", "immediate", check=False)

@@ -7,6 +7,7 @@ from pydantic import BaseModel, Field
 
 from app.services import accounts
 from app.services.schemas import UserOut
+from app.web.api.responses import errors
 from app.web.deps import CsrfChecked, Locale, OptionalUser, SessionDep, SettingsDep, current_csrf_token
 from app.web.pages.accounts import set_session_cookie
 from app.web.security import SESSION_COOKIE, csrf_token, is_https
@@ -36,13 +37,13 @@ class CsrfOut(BaseModel):
     user: UserOut | None
 
 
-@router.get("/csrf")
+@router.get("/csrf", responses=errors(takes_input=False))
 async def get_csrf(request: Request, user: OptionalUser) -> CsrfOut:
     """The CSRF token bound to this session (or, before login, to this visitor cookie)."""
     return CsrfOut(csrf_token=current_csrf_token(request), user=user)
 
 
-@router.post("/register", status_code=201)
+@router.post("/register", status_code=201, responses=errors(403, 409, 429))
 async def register(
     body: RegisterIn,
     request: Request,
@@ -58,7 +59,7 @@ async def register(
     return SessionOut(user=user, csrf_token=csrf_token(settings.secret_key, f"s:{token}"))
 
 
-@router.post("/login")
+@router.post("/login", responses=errors(401, 403, 429))
 async def login(
     body: LoginIn, request: Request, response: Response, db: SessionDep, settings: SettingsDep
 ) -> SessionOut:
@@ -67,7 +68,7 @@ async def login(
     return SessionOut(user=user, csrf_token=csrf_token(settings.secret_key, f"s:{token}"))
 
 
-@router.post("/logout", status_code=204)
+@router.post("/logout", status_code=204, responses=errors(403, takes_input=False))
 async def logout(request: Request, response: Response, db: SessionDep, settings: SettingsDep) -> None:
     token = request.cookies.get(SESSION_COOKIE)
     if token:

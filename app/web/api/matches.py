@@ -12,6 +12,7 @@ from app.services import lobby
 from app.services import matches as match_service
 from app.services.errors import StaleVersion
 from app.services.schemas import MatchSummary, MatchView, MessageOut, MoveResult, ReplayView
+from app.web.api.responses import StaleOut, errors
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 
 router = APIRouter(tags=["matches"], dependencies=[CsrfChecked])
@@ -46,24 +47,17 @@ class MessageIn(BaseModel):
     text: str = Field(min_length=1, max_length=500)
 
 
-class StaleOut(BaseModel):
-    detail: str
-    current_version: int
-    match: MatchView
-
-
 class MyMatchesOut(BaseModel):
     your_turn: list[MatchSummary]
     waiting: list[MatchSummary]
     finished: list[MatchSummary]
 
 
-STALE: dict[int | str, dict[str, Any]] = {
-    409: {"model": StaleOut, "description": "Stale version: the fresh match is included"}
-}
+DECISION = errors(401, 403, 404, stale=True)
+"""A decision on a match (move, undo, confirm): a stale version answers 409 with the fresh match."""
 
 
-@router.post("/matches", status_code=201)
+@router.post("/matches", status_code=201, responses=errors(401, 403))
 async def create_match(body: CreateMatchIn, db: SessionDep, user: CurrentUser) -> MatchSummary:
     return await lobby.create_match(
         db,
@@ -76,42 +70,42 @@ async def create_match(body: CreateMatchIn, db: SessionDep, user: CurrentUser) -
     )
 
 
-@router.post("/matches/{match_id}/join", status_code=204)
+@router.post("/matches/{match_id}/join", status_code=204, responses=errors(401, 403, 404, 409))
 async def join_match(match_id: int, body: JoinIn, db: SessionDep, user: CurrentUser) -> None:
     await lobby.join_match(db, match_id=match_id, user_id=user.id, invite_token=body.invite_token)
 
 
-@router.post("/matches/{match_id}/leave", status_code=204)
+@router.post("/matches/{match_id}/leave", status_code=204, responses=errors(401, 403, 404, 409))
 async def leave_match(match_id: int, db: SessionDep, user: CurrentUser) -> None:
     """Give up your seat before the match starts."""
     await lobby.leave_match(db, match_id=match_id, user_id=user.id)
 
 
-@router.post("/matches/{match_id}/cancel", status_code=204)
+@router.post("/matches/{match_id}/cancel", status_code=204, responses=errors(401, 403, 404, 409))
 async def cancel_match(match_id: int, db: SessionDep, user: CurrentUser) -> None:
     """Call the match off before it starts (its creator only)."""
     await lobby.cancel_match(db, match_id=match_id, user_id=user.id)
 
 
-@router.get("/matches/{match_id}/messages")
+@router.get("/matches/{match_id}/messages", responses=errors(401, 403, 404))
 async def list_messages(match_id: int, db: SessionDep, user: CurrentUser) -> list[MessageOut]:
     """The table's chat (players only)."""
     return await match_service.list_messages(db, match_id=match_id, user_id=user.id)
 
 
-@router.post("/matches/{match_id}/messages", status_code=201)
+@router.post("/matches/{match_id}/messages", status_code=201, responses=errors(401, 403, 404, 409))
 async def post_message(match_id: int, body: MessageIn, db: SessionDep, user: CurrentUser) -> MessageOut:
     return await match_service.post_message(db, match_id=match_id, user_id=user.id, text=body.text)
 
 
-@router.get("/matches/{match_id}")
+@router.get("/matches/{match_id}", responses=errors(403, 404))
 async def get_match(match_id: int, db: SessionDep, user: OptionalUser, locale: Locale) -> MatchView:
     return await match_service.get_match(
         db, match_id=match_id, viewer_id=user.id if user else None, locale=locale
     )
 
 
-@router.post("/matches/{match_id}/moves", response_model=MoveResult, responses=STALE)
+@router.post("/matches/{match_id}/moves", response_model=MoveResult, responses=DECISION)
 async def submit_move(
     match_id: int, body: MoveIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
@@ -129,7 +123,7 @@ async def submit_move(
         return await _stale(exc, db, match_id, user.id, locale)
 
 
-@router.post("/matches/{match_id}/undo", response_model=MoveResult, responses=STALE)
+@router.post("/matches/{match_id}/undo", response_model=MoveResult, responses=DECISION)
 async def undo(
     match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
@@ -146,7 +140,7 @@ async def undo(
         return await _stale(exc, db, match_id, user.id, locale)
 
 
-@router.post("/matches/{match_id}/confirm", response_model=MoveResult, responses=STALE)
+@router.post("/matches/{match_id}/confirm", response_model=MoveResult, responses=DECISION)
 async def confirm(
     match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
@@ -163,14 +157,14 @@ async def confirm(
         return await _stale(exc, db, match_id, user.id, locale)
 
 
-@router.get("/matches/{match_id}/replay/{step}")
+@router.get("/matches/{match_id}/replay/{step}", responses=errors(403, 404))
 async def replay(match_id: int, step: int, db: SessionDep, user: OptionalUser, locale: Locale) -> ReplayView:
     return await match_service.replay(
         db, match_id=match_id, viewer_id=user.id if user else None, step=step, locale=locale
     )
 
 
-@router.get("/me/matches")
+@router.get("/me/matches", responses=errors(401))
 async def my_matches(
     db: SessionDep, user: CurrentUser, order: Literal["oldest", "recent"] = "oldest"
 ) -> MyMatchesOut:

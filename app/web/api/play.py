@@ -11,9 +11,10 @@ from pydantic import BaseModel, Field
 from app.services import clocks, conclusions, notify, profiles, ratings
 from app.services.play_schemas import BadgeOut, ClockOut, NotificationOut, ProfileOut, RankingRow, RatingPoint
 from app.services.schemas import MatchSummary
+from app.web.api.responses import errors
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 
-router = APIRouter(prefix="/api", tags=["asynchronous play"], dependencies=[CsrfChecked])
+router = APIRouter(tags=["asynchronous play"], dependencies=[CsrfChecked])
 
 
 class TimeControlIn(BaseModel):
@@ -25,13 +26,13 @@ class DrawIn(BaseModel):
     action: Literal["offer", "accept", "decline"]
 
 
-@router.get("/matches/{match_id}/clock")
+@router.get("/matches/{match_id}/clock", responses=errors(404))
 async def get_clock(db: SessionDep, match_id: int) -> ClockOut:
     """The time control, deadline, late seats, votes, resignations, draw offer, rematch."""
     return await conclusions.get_clock(db, match_id=match_id)
 
 
-@router.put("/matches/{match_id}/clock")
+@router.put("/matches/{match_id}/clock", responses=errors(401, 403, 404, 409))
 async def set_time_control(db: SessionDep, user: CurrentUser, match_id: int, body: TimeControlIn) -> ClockOut:
     """Choose the clock before the match starts (its creator only)."""
     return await clocks.set_time_control(
@@ -39,12 +40,12 @@ async def set_time_control(db: SessionDep, user: CurrentUser, match_id: int, bod
     )
 
 
-@router.post("/matches/{match_id}/resign")
+@router.post("/matches/{match_id}/resign", responses=errors(401, 403, 404, 409))
 async def resign(db: SessionDep, user: CurrentUser, match_id: int) -> ClockOut:
     return await conclusions.resign(db, match_id=match_id, user_id=user.id)
 
 
-@router.post("/matches/{match_id}/draw")
+@router.post("/matches/{match_id}/draw", responses=errors(401, 403, 404, 409))
 async def draw(db: SessionDep, user: CurrentUser, match_id: int, body: DrawIn) -> ClockOut:
     if body.action == "offer":
         return await conclusions.offer_draw(db, match_id=match_id, user_id=user.id)
@@ -53,38 +54,38 @@ async def draw(db: SessionDep, user: CurrentUser, match_id: int, body: DrawIn) -
     )
 
 
-@router.post("/matches/{match_id}/vote-end")
+@router.post("/matches/{match_id}/vote-end", responses=errors(401, 403, 404, 409))
 async def vote_end(db: SessionDep, user: CurrentUser, match_id: int) -> ClockOut:
     return await conclusions.vote_end(db, match_id=match_id, user_id=user.id)
 
 
-@router.post("/matches/{match_id}/rematch", status_code=201)
+@router.post("/matches/{match_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409))
 async def rematch(db: SessionDep, user: CurrentUser, match_id: int) -> MatchSummary:
     return await conclusions.rematch(db, match_id=match_id, user_id=user.id)
 
 
-@router.get("/me/notifications")
+@router.get("/me/notifications", responses=errors(401, takes_input=False))
 async def my_notifications(db: SessionDep, user: CurrentUser, locale: Locale) -> list[NotificationOut]:
     return await notify.list_notifications(db, user_id=user.id, locale=locale)
 
 
-@router.get("/me/badge")
+@router.get("/me/badge", responses=errors(401, takes_input=False))
 async def my_badge(db: SessionDep, user: CurrentUser) -> BadgeOut:
     return await notify.badge(db, user_id=user.id)
 
 
-@router.post("/me/notifications/read", status_code=204)
+@router.post("/me/notifications/read", status_code=204, responses=errors(401, 403, takes_input=False))
 async def read_all(db: SessionDep, user: CurrentUser) -> Response:
     await notify.mark_read(db, user_id=user.id)
     return Response(status_code=204)
 
 
-@router.get("/rankings/{game}")
+@router.get("/rankings/{game}", responses=errors(404))
 async def ranking(db: SessionDep, locale: Locale, game: str) -> list[RankingRow]:
     return await ratings.ranking(db, game=game, locale=locale)
 
 
-@router.get("/users/{name}")
+@router.get("/users/{name}", responses=errors(404))
 async def profile(
     db: SessionDep, user: OptionalUser, locale: Locale, name: str, game: str = "", opponent: str = ""
 ) -> ProfileOut:
@@ -98,7 +99,7 @@ async def profile(
     )
 
 
-@router.get("/users/{name}/ratings/{game}")
+@router.get("/users/{name}/ratings/{game}", responses=errors(404))
 async def rating_history(db: SessionDep, locale: Locale, name: str, game: str) -> list[RatingPoint]:
     found = await profiles.get_profile(db, name=name, viewer_id=None, locale=locale)
     return await ratings.history(db, user_id=found.user_id, game=game)
