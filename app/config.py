@@ -13,14 +13,15 @@ from pathlib import Path
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///./var/drachenhort.db"
+DATABASE_FILE = "drachenhort.db"
+"""The embedded SQLite database's file name inside ``data_dir`` (the default database)."""
 
 
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="DRACHENHORT_", env_file=".env", extra="ignore")
 
     database_url: str = Field(
-        default=DEFAULT_DATABASE_URL,
+        default="",
         validation_alias=AliasChoices("DRACHENHORT_DATABASE_URL", "DATABASE_URL", "database_url"),
     )
     secret_key: str = ""
@@ -37,12 +38,18 @@ class Settings(BaseSettings):
     @field_validator("database_url")
     @classmethod
     def _normalise_database_url(cls, value: str) -> str:
-        return normalise_database_url(value)
+        return normalise_database_url(value) if value.strip() else ""
 
     @field_validator("base_url")
     @classmethod
     def _strip_slash(cls, value: str) -> str:
         return value.rstrip("/")
+
+    @model_validator(mode="after")
+    def _default_database(self) -> Settings:
+        if not self.database_url:
+            self.database_url = f"sqlite+aiosqlite:///{self.data_dir / DATABASE_FILE}"
+        return self
 
     @model_validator(mode="after")
     def _ensure_secret_key(self) -> Settings:

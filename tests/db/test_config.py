@@ -43,6 +43,7 @@ def test_defaults_work_embedded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     for name in ("DRACHENHORT_DATABASE_URL", "DATABASE_URL"):
         monkeypatch.delenv(name, raising=False)
     settings = Settings(data_dir=tmp_path, base_url="https://games.example/")
-    assert settings.database_url == "sqlite+aiosqlite:///./var/drachenhort.db"
+    assert settings.database_url == f"sqlite+aiosqlite:///{tmp_path}/drachenhort.db"
+    assert Settings(secret_key="k" * 32).database_url == "sqlite+aiosqlite:///var/drachenhort.db"  # ./var
     assert not settings.is_postgres and not settings.smtp_enabled
     assert settings.base_url == "https://games.example"
