@@ -12,7 +12,7 @@ Moves (one decision each, ``action:arg``):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 from app.engine.protocol import CONFIRM, Event, IllegalMove, Move, Options, Outcome, Seat
@@ -61,6 +61,32 @@ MOVE_TO = tuple(Move("move", (n.id,)) for n in BOARD.nodes)
 ENTER_MOVES = {
     e: tuple(Move("move", (BOARD.nodes[e].id, n.id)) for n in BOARD.nodes) for e in BOARD.entrances
 }
+COLOUR_NAMES = tuple(c.value for c in COLOURS)
+FIGURE_PIECES = tuple(tuple(f"fig-{seat}-{name}" for name in COLOUR_NAMES) for seat in range(4))
+"""``FIGURE_PIECES[seat][colour index]``: the figure's piece name in events."""
+ROLL_MOVES = (Move("roll"),)
+START_MOVES = tuple(Move("choose", (c.value,)) for c in COLOURS)
+FIRST_MOVES = tuple(Move("choose", (c.value, d)) for c in COLOURS for d in DIE_NAMES)
+FIRST_MOVES_REROLL = (Move("reroll"), *FIRST_MOVES)
+QUICK = Move("quick")
+HAND = Move("hand")
+PASS_ONLY = (PASS,)
+HAND_OR_PASS = (HAND, PASS)
+TAKE_MOVES = {name: Move(name) for name in ("gems", "clear", "egg", "ring")}
+BOAT_LINKS = tuple(
+    tuple(
+        (link.b if link.a == v else link.a, Move("boat", (link.id,)))
+        for link in BOARD.water
+        if v in (link.a, link.b)
+    )
+    for v in range(VOLCANO_COUNT)
+)
+"""Per volcano: (other end, move) of each water link that touches it, in ``BOARD.water`` order."""
+FLY_MOVES = {
+    power: tuple(Move("fly", (BOARD.nodes[v].id, power)) for v in range(VOLCANO_COUNT))
+    for power in ("die", "small")
+}
+CALL_MOVES = {power: Move("call", (power,)) for power in ("die", "small")}
 
 T = TypeVar("T")
 S = TypeVar("S")
@@ -142,37 +168,40 @@ _cache: dict[tuple[int, Seat], tuple[State, list[Move]]] = {}
 
 def legal_moves(state: State, seat: Seat) -> list[Move]:
     """Every legal decision of ``seat`` now, in a fixed order (cached by state identity)."""
+    return list(_moves(state, seat))
+
+
+def _moves(state: State, seat: Seat) -> list[Move]:
+    """``legal_moves`` without the defensive copy: the cached list itself, never to be changed."""
     key = (id(state), seat)
     hit = _cache.get(key)
     if hit is not None and hit[0] is state:
-        return list(hit[1])
+        return hit[1]
     moves = _legal_moves(state, seat)
     if len(_cache) > 64:
         _cache.clear()
     _cache[key] = (state, moves)
-    return list(moves)
+    return moves
 
 
 def _legal_moves(state: State, seat: Seat) -> list[Move]:
-    if state.is_over or seat != state.current:
-        return []
     turn = state.turn
     phase = turn.phase
-    player = state.seats[seat]
-    if phase is Phase.START:
-        return [Move("choose", (c.value,)) for c in COLOURS]
-    if phase is Phase.ROLL:
-        return [Move("roll")]
-    if phase is Phase.CHOOSE_FIRST:
-        moves = [Move("reroll")] if Tile.REROLL in player.tiles else []
-        moves += [Move("choose", (c.value, d)) for c in COLOURS for d in DIE_NAMES]
-        return moves
+    if phase is Phase.OVER or seat != state.current:
+        return []
     if phase is Phase.MOVE:
         return movement_moves(state)
     if phase is Phase.TREASURE:
         return treasure_moves(state)
+    if phase is Phase.ROLL:
+        return list(ROLL_MOVES)
+    if phase is Phase.CHOOSE_FIRST:
+        return list(FIRST_MOVES_REROLL if Tile.REROLL in state.seats[seat].tiles else FIRST_MOVES)
+    if phase is Phase.START:
+        return list(START_MOVES)
     if phase is Phase.CHOOSE_SECOND:
-        return [Move("choose", (c.value,)) for c in COLOURS if c not in turn.moved]
+        moved = turn.moved
+        return [START_MOVES[i] for i, c in enumerate(COLOURS) if c not in moved]
     return [CONFIRM]  # DONE
 
 
@@ -180,8 +209,7 @@ def movement_moves(state: State) -> list[Move]:
     """Movement-phase moves of the active figure (spec §4.3)."""
     turn = state.turn
     player = state.seats[state.current]
-    colour = _active(state)
-    ci = COLOURS.index(colour)
+    ci = COLOURS.index(_active(state))
     position = player.figures[ci]
     moves: list[Move] = []
     budget = turn.die_left + turn.bonus_left
@@ -190,58 +218,57 @@ def movement_moves(state: State) -> list[Move]:
         if position is None:
             for entrance in BOARD.entrances:
                 enter = ENTER_MOVES[entrance]
-                moves.extend(enter[t] for t in walk_targets(state, entrance, budget))
+                moves.extend([enter[t] for t in walk_targets(state, entrance, budget)])
         else:
-            moves.extend(MOVE_TO[t] for t in walk_targets(state, position, budget))
-    if Tile.QUICK_STEPS in player.tiles:
-        moves.append(Move("quick"))
-    if position is not None and BOARD.is_volcano(position):
-        if Tile.BOATMAN in player.tiles:
-            for link in BOARD.water:
-                other = link.b if link.a == position else link.a if link.b == position else None
-                if other is not None and other not in turn.visited:
-                    moves.append(Move("boat", (link.id,)))
+            moves.extend([MOVE_TO[t] for t in walk_targets(state, position, budget)])
+    tiles = player.tiles
+    if Tile.QUICK_STEPS in tiles:
+        moves.append(QUICK)
+    if position is not None and position < VOLCANO_COUNT:
+        visited = turn.visited
+        if Tile.BOATMAN in tiles:
+            moves.extend([move for other, move in BOAT_LINKS[position] if other not in visited])
         powers = _dragon_powers(state)
         if powers:
             king = state.kings[ci]
             if king == position:
                 for v in range(VOLCANO_COUNT):
-                    if v != position and v not in turn.visited:
-                        moves.extend(Move("fly", (BOARD.nodes[v].id, p)) for p in powers)
+                    if v != position and v not in visited:
+                        moves.extend([FLY_MOVES[p][v] for p in powers])
             elif king is not None:
-                moves.extend(Move("call", (p,)) for p in powers)
-    if position is not None or not state.in_start_round:
-        moves.append(Move("end"))
+                moves.extend([CALL_MOVES[p] for p in powers])
+    if position is not None or state.turns >= state.players:  # not in the start round
+        moves.append(END)
     return moves
 
 
 def treasure_moves(state: State) -> list[Move]:
     """Treasure-phase moves of the active figure (spec §4.4)."""
-    turn = state.turn
-    player = state.seats[state.current]
     options = _treasure_options(state)
     if not options:
-        return [Move("pass")]
-    if turn.takes_left > 0:
+        return [PASS]
+    hand = Tile.MAGIC_HAND in state.seats[state.current].tiles
+    if state.turn.takes_left > 0:
         # "genau eine dieser Möglichkeiten": taking is not optional while something is there
-        moves = [Move(o) for o in options]
-        if Tile.MAGIC_HAND in player.tiles:
-            moves.append(Move("hand"))
+        moves = [TAKE_MOVES[o] for o in options]
+        if hand:
+            moves.append(HAND)
         return moves
-    return [Move("hand"), Move("pass")] if Tile.MAGIC_HAND in player.tiles else [Move("pass")]
+    return list(HAND_OR_PASS if hand else PASS_ONLY)
 
 
 def _treasure_options(state: State) -> list[str]:
     player = state.seats[state.current]
     ci = COLOURS.index(_active(state))
     position = player.figures[ci]
-    if position is None or not BOARD.is_volcano(position):
+    if position is None or position >= VOLCANO_COUNT:
         return []
     volcano = state.volcanoes[position]
     options = []
-    if volcano.gems[ci] > 0:
+    gems = volcano.gems
+    if gems[ci] > 0:
         options.append("gems")
-    if volcano.gems[CLEAR] > 0:
+    if gems[CLEAR] > 0:
         options.append("clear")
     if volcano.eggs > 0:
         options.append("egg")
@@ -256,27 +283,47 @@ def walk_targets(state: State, start: NodeIndex, budget: int) -> list[NodeIndex]
     Figures on spaces may be jumped but not landed on; face-down volcanoes end a walk;
     nodes already entered this movement phase are closed (spec §4.3).
     """
-    return _bfs(state, start, budget, None)[0]
+    reached = _reach(state, start, budget)[0]
+    occupied = {n for p in state.seats for n in p.figures}
+    return [n for n in reached if n < VOLCANO_COUNT or n not in occupied]
 
 
 def walk_path(state: State, start: NodeIndex, budget: int, target: NodeIndex) -> tuple[NodeIndex, ...]:
     """The shortest walk from ``start`` to ``target`` (without ``start``)."""
-    parent = _bfs(state, start, budget, {})[1]
+    parent = _reach(state, start, budget)[1]
     path = [target]
     while parent[path[-1]] != start:
         path.append(parent[path[-1]])
     return tuple(reversed(path))
 
 
-def _bfs(
-    state: State, start: NodeIndex, budget: int, parent: dict[NodeIndex, NodeIndex] | None
-) -> tuple[list[NodeIndex], dict[NodeIndex, NodeIndex]]:
+_Reach = tuple[list[NodeIndex], dict[NodeIndex, NodeIndex]]
+_reached: dict[tuple[NodeIndex, int, tuple[NodeIndex, ...], int], _Reach] = {}
+_last_face_down: list[tuple[tuple[VolcanoState, ...], int]] = []
+
+
+def _reach(state: State, start: NodeIndex, budget: int) -> _Reach:
+    """The nodes a walk reaches (in node order, occupied spaces included) and the BFS parent of each.
+
+    The search depends only on ``start``, ``budget``, the nodes visited this movement phase and
+    which volcanoes are face down (figures on spaces are jumped, they only close a target), so it
+    is remembered under exactly these. The results are shared: never change them.
+    """
     volcanoes = state.volcanoes
-    occupied = {n for p in state.seats for n in p.figures if n is not None}
-    seen = set(state.turn.visited)
+    if _last_face_down and _last_face_down[0][0] is volcanoes:
+        face_down = _last_face_down[0][1]
+    else:
+        face_down = sum([1 << i for i, v in enumerate(volcanoes) if v.face_down])
+        _last_face_down[:] = [(volcanoes, face_down)]
+    visited = state.turn.visited
+    key = (start, budget, visited, face_down)
+    hit = _reached.get(key)
+    if hit is not None:
+        return hit
+    parent: dict[NodeIndex, NodeIndex] = {}
+    seen = set(visited)
     seen.add(start)
     frontier = [start]
-    targets: list[NodeIndex] = []
     for _ in range(budget):
         nxt: list[NodeIndex] = []
         for node in frontier:
@@ -284,21 +331,16 @@ def _bfs(
                 if n in seen:
                     continue
                 seen.add(n)
-                if parent is not None:
-                    parent[n] = node
-                if n < VOLCANO_COUNT:
-                    targets.append(n)
-                    if not volcanoes[n].face_down:
-                        nxt.append(n)
-                else:
-                    if n not in occupied:
-                        targets.append(n)
+                parent[n] = node
+                if n >= VOLCANO_COUNT or not face_down >> n & 1:
                     nxt.append(n)
         if not nxt:
             break
         frontier = nxt
-    targets.sort()
-    return targets, parent or {}
+    if len(_reached) >= 8192:
+        _reached.clear()
+    result = _reached[key] = (sorted(parent), parent)
+    return result
 
 
 def _dragon_powers(state: State) -> list[str]:
@@ -320,7 +362,7 @@ def apply(state: State, seat: Seat, move: Move, rng: Rng) -> tuple[State, list[E
         raise IllegalMove("the game is over")
     if seat != state.current:
         raise IllegalMove("it is not your turn")
-    if move not in legal_moves(state, seat):
+    if move not in _moves(state, seat):
         raise IllegalMove(_reason(state, move))
     events: list[Event] = []
     action = move.action
@@ -345,12 +387,13 @@ def apply(state: State, seat: Seat, move: Move, rng: Rng) -> tuple[State, list[E
 def _choose(state: State, move: Move, events: list[Event]) -> State:
     turn = state.turn
     colour = COLOUR_BY_NAME[move.args[0]]
-    position = state.seats[state.current].figures[COLOURS.index(colour)]
+    ci = COLOURS.index(colour)
+    position = state.seats[state.current].figures[ci]
     visited = () if position is None else (position,)
     if turn.phase is Phase.START:
         steps = START_STEPS[state.players][state.turns]
         nxt = TurnState(Phase.MOVE, moved=(colour,), active=colour, die_left=steps)
-        data: dict[str, object] = {"seat": state.current, "colour": colour.value, "steps": steps}
+        data: dict[str, object] = {"seat": state.current, "colour": COLOUR_NAMES[ci], "steps": steps}
     else:
         assert turn.dice is not None
         die = DIE_NAMES.index(move.args[1]) if len(move.args) > 1 else turn.dice_used.index(False)
@@ -367,8 +410,8 @@ def _choose(state: State, move: Move, events: list[Event]) -> State:
             takes_left=0,
             just_walked=False,
         )
-        data = {"seat": state.current, "colour": colour.value, "die": turn.dice[die]}
-    events.append(Event("chose", data, pieces=(_figure_piece(state.current, colour),)))
+        data = {"seat": state.current, "colour": COLOUR_NAMES[ci], "die": turn.dice[die]}
+    events.append(Event("chose", data, pieces=(FIGURE_PIECES[state.current][ci],)))
     return replace(state, turn=nxt)
 
 
@@ -378,7 +421,7 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
     colour = _active(state)
     ci = COLOURS.index(colour)
     position = state.seats[seat].figures[ci]
-    piece = _figure_piece(seat, colour)
+    piece = FIGURE_PIECES[seat][ci]
     action = move.action
     if action == "move":
         start = ENTRANCE_IDS[move.args[0]] if position is None else position
@@ -401,7 +444,7 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
                 "walked",
                 {
                     "seat": seat,
-                    "colour": colour.value,
+                    "colour": COLOUR_NAMES[ci],
                     "from": BOARD.nodes[start].id,
                     "to": BOARD.nodes[target].id,
                     "steps": steps,
@@ -429,7 +472,7 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
                 "ferried",
                 {
                     "seat": seat,
-                    "colour": colour.value,
+                    "colour": COLOUR_NAMES[ci],
                     "from": BOARD.nodes[position].id,
                     "to": BOARD.nodes[target].id,
                     "link": link.id,
@@ -452,12 +495,12 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
                 "flew",
                 {
                     "seat": seat,
-                    "colour": colour.value,
+                    "colour": COLOUR_NAMES[ci],
                     "from": BOARD.nodes[position].id,
                     "to": BOARD.nodes[target].id,
                     "power": move.args[1],
                 },
-                pieces=(piece, f"king-{colour.value}", BOARD.nodes[target].id),
+                pieces=(piece, f"king-{COLOUR_NAMES[ci]}", BOARD.nodes[target].id),
             )
         )
         return _arrive(state, target, events)
@@ -474,12 +517,12 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
                 "called",
                 {
                     "seat": seat,
-                    "colour": colour.value,
+                    "colour": COLOUR_NAMES[ci],
                     "from": BOARD.nodes[old].id,
                     "to": BOARD.nodes[position].id,
                     "power": move.args[0],
                 },
-                pieces=(f"king-{colour.value}", BOARD.nodes[position].id),
+                pieces=(f"king-{COLOUR_NAMES[ci]}", BOARD.nodes[position].id),
             )
         )
         return state
@@ -516,7 +559,7 @@ def _treasure_action(state: State, move: Move, events: list[Event]) -> State:
     seat = state.current
     colour = _active(state)
     ci = COLOURS.index(colour)
-    piece = _figure_piece(seat, colour)
+    piece = FIGURE_PIECES[seat][ci]
     action = move.action
     if action == "pass":
         return _finish_figure(state)
@@ -529,7 +572,7 @@ def _treasure_action(state: State, move: Move, events: list[Event]) -> State:
     volcano = state.volcanoes[node]
     player = state.seats[seat]
     vid = BOARD.nodes[node].id
-    data: dict[str, object] = {"seat": seat, "colour": colour.value, "volcano": vid}
+    data: dict[str, object] = {"seat": seat, "colour": COLOUR_NAMES[ci], "volcano": vid}
     if action == "gems" or action == "clear":
         g = ci if action == "gems" else CLEAR
         count = volcano.gems[g] if action == "gems" else 1
@@ -579,11 +622,11 @@ def _settle(state: State, events: list[Event]) -> State:
     while True:
         phase = state.turn.phase
         if phase is Phase.MOVE:
-            if legal_moves(state, state.current) != [END]:
+            if _moves(state, state.current) != [END]:
                 return state
             state = _to_treasure(state)
         elif phase is Phase.TREASURE:
-            if legal_moves(state, state.current) != [PASS]:
+            if _moves(state, state.current) != [PASS]:
                 return state
             state = _finish_figure(state)
         else:
@@ -690,25 +733,56 @@ def outcome(state: State) -> Outcome | None:
 
 
 def invariants(state: State) -> None:
-    """Conservation of eggs, gems and tiles; figure placement rules (fast: runs every move)."""
-    volcanoes = state.volcanoes
-    seats = state.seats
-    board_eggs = sum([v.eggs for v in volcanoes])
-    assert board_eggs + state.box_eggs + sum([p.eggs for p in seats]) == EGG_SUPPLY, "eggs not conserved"
-    totals = tuple(map(sum, zip(*[v.gems for v in volcanoes], *[p.gems for p in seats], strict=True)))
-    assert totals == GEM_TOTALS, "gems not conserved"
+    """Conservation of eggs, gems and tiles; figure placement rules (fast: runs every move).
+
+    The volcano totals are computed once per volcano tuple (records are immutable, and the
+    tuple changes only when a treasure is taken or a tile revealed).
+    """
+    board_eggs, (red, green, blue, clear), board_tiles = _volcano_totals(state.volcanoes)
+    eggs = board_eggs + state.box_eggs
+    tiles = board_tiles + len(state.discarded) + 1
+    figures: list[NodeIndex | None] = []
+    for p in state.seats:
+        eggs += p.eggs
+        r, g, b, c = p.gems
+        red += r
+        green += g
+        blue += b
+        clear += c
+        tiles += len(p.tiles)
+        figures.extend(p.figures)
+        assert p.eggs >= 0 and min(p.gems) >= 0, "a negative count of eggs or gems"
+        assert len(p.rings) == 3, "one ring per figure at most"
+    assert eggs == EGG_SUPPLY, "eggs not conserved"
+    assert (red, green, blue, clear) == GEM_TOTALS, "gems not conserved"
     assert (board_eggs == 0) == (state.turn.phase is Phase.OVER), "the game ends exactly with the last egg"
-    figures = [n for p in seats for n in p.figures if n is not None]
-    assert not figures or max(figures) < FIRST_ENTRANCE, "a figure stands on an entrance"
-    spaces = [n for n in figures if n >= VOLCANO_COUNT]
-    assert len(set(spaces)) == len(spaces), "two figures on one space"
-    tiles = len(state.discarded) + 1 + sum([len(p.tiles) for p in seats])
-    tiles += sum([v.tile is not None for v in volcanoes]) + sum([k is not None for k in state.kings])
+    spaces = [n for n in figures if n is not None and n >= VOLCANO_COUNT]
+    if spaces:
+        assert max(spaces) < FIRST_ENTRANCE, "a figure stands on an entrance"
+        assert len(set(spaces)) == len(spaces), "two figures on one space"
+    for k in state.kings:
+        if k is not None:
+            assert k < VOLCANO_COUNT, "a king dragon off the volcanoes"
+            tiles += 1
     assert tiles == ALL_TILES_COUNT + PLAYER_TILE_COUNT * state.players, "tiles not conserved"
-    assert all(k is None or k < VOLCANO_COUNT for k in state.kings), "a king dragon off the volcanoes"
-    assert all(len(p.rings) == 3 for p in seats), "one ring per figure at most"
     moved = state.turn.moved
     assert len(set(moved)) == len(moved) <= 2, "a figure acted twice in one turn"
+
+
+_VolcanoTotals = tuple[int, tuple[int, int, int, int], int]
+_last_volcanoes: list[tuple[tuple[VolcanoState, ...], _VolcanoTotals]] = []
+
+
+def _volcano_totals(volcanoes: tuple[VolcanoState, ...]) -> _VolcanoTotals:
+    """(eggs, gems by colour, tiles) on the volcanoes; remembered for the last tuple seen."""
+    if _last_volcanoes and _last_volcanoes[0][0] is volcanoes:
+        return _last_volcanoes[0][1]
+    eggs = [v.eggs for v in volcanoes]
+    red, green, blue, clear = map(sum, zip(*[v.gems for v in volcanoes], strict=True))
+    assert min(eggs) >= 0 and min(map(min, [v.gems for v in volcanoes])) >= 0, "a negative count on a volcano"
+    totals = (sum(eggs), (red, green, blue, clear), sum([v.tile is not None for v in volcanoes]))
+    _last_volcanoes[:] = [(volcanoes, totals)]
+    return totals
 
 
 # --- helpers ----------------------------------------------------------------------------
@@ -718,10 +792,6 @@ def _active(state: State) -> Colour:
     colour = state.turn.active
     assert colour is not None
     return colour
-
-
-def _figure_piece(seat: Seat, colour: Colour) -> str:
-    return f"fig-{seat}-{colour.value}"
 
 
 def _sorted(tiles: Iterable[Tile]) -> tuple[Tile, ...]:
@@ -755,12 +825,30 @@ def _set_king(
 
 def replace(obj: S, **changes: Any) -> S:
     """``dataclasses.replace`` for our frozen slotted records, without its generic overhead."""
-    cls = type(obj)
-    new = _NEW(cls)
-    for name in cls.__slots__:  # type: ignore[attr-defined]
-        _SET(new, name, changes[name] if name in changes else getattr(obj, name))
-    return new
+    cls = obj.__class__
+    make = _REPLACERS.get(cls)
+    if make is None:
+        make = _REPLACERS[cls] = _replacer(cls)
+    result: S = make(obj, **changes)
+    return result
 
 
-_NEW = object.__new__
-_SET = object.__setattr__
+def _replacer(cls: type) -> Callable[..., Any]:
+    """A ``replace`` made for one record class: keyword arguments, slots set through their descriptors.
+
+    Generated code (as ``dataclasses`` itself does) because this runs several times per move.
+    """
+    names: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+    namespace: dict[str, Any] = {"_NEW": object.__new__, "_KEEP": _KEEP, "cls": cls}
+    lines = [f"def replace(obj, *, {', '.join(f'{n}=_KEEP' for n in names)}):", "    new = _NEW(cls)"]
+    for i, name in enumerate(names):
+        namespace[f"_set{i}"] = getattr(cls, name).__set__
+        lines.append(f"    _set{i}(new, obj.{name} if {name} is _KEEP else {name})")
+    lines.append("    return new")
+    exec("\n".join(lines), namespace)
+    made: Callable[..., Any] = namespace["replace"]
+    return made
+
+
+_KEEP = object()
+_REPLACERS: dict[type, Callable[..., Any]] = {}
