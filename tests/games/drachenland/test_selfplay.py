@@ -1,21 +1,20 @@
 """Random self-play through the real turn workflow with invariants after every decision.
 
 Uniformly random play is slow to find eggs: a random game takes about 2,000 decisions
-(a greedy player needs about 150), so the 1,000-game run is split over two processes.
+(a greedy player needs about 150), so the slow test spreads its games over every core
+(``tests.games.parallel``).
 """
 
 from __future__ import annotations
-
-import os
-import time
-from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from app.engine.selfplay import play_random_game
 from app.games.drachenland import DRACHENLAND
+from tests.games.parallel import batches, count_from_env, run_batches
 
-GAMES = int(os.environ.get("DRACHENLAND_SELFPLAY_GAMES", "1000"))
+GAMES = 1000
+BATCH = 25
 CONFIGS = [
     (players, {"variant1": v1, "variant2": v2})
     for players in (2, 3, 4)
@@ -24,8 +23,8 @@ CONFIGS = [
 ]
 
 
-def _play(seeds: range) -> tuple[int, int, int, float]:
-    cpu = time.process_time()
+def _play(seeds: range) -> tuple[int, int, int]:
+    """Play the games of ``seeds`` (configuration by seed); returns (games, decisions, undos)."""
     games = decisions = undos = 0
     for seed in seeds:
         players, options = CONFIGS[seed % len(CONFIGS)]
@@ -34,7 +33,7 @@ def _play(seeds: range) -> tuple[int, int, int, float]:
         games += 1
         decisions += result.decisions
         undos += result.undos
-    return games, decisions, undos, time.process_time() - cpu
+    return games, decisions, undos
 
 
 @pytest.mark.parametrize("seed", [0, 3, 5, 6, 9, 10])
@@ -45,17 +44,13 @@ def test_selfplay_each_player_count_and_variant(seed: int) -> None:
 
 @pytest.mark.slow
 def test_selfplay_thousand_games() -> None:
-    """At least 1,000 complete random games, 2–4 players, both variants, invariants every move."""
-    start = time.perf_counter()
-    half = GAMES // 2
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        parts = list(pool.map(_play, [range(100, 100 + half), range(100 + half, 100 + GAMES)]))
-    games = sum(p[0] for p in parts)
-    decisions = sum(p[1] for p in parts)
-    cpu = sum(p[3] for p in parts)
-    elapsed = time.perf_counter() - start
-    print(
-        f"\ndrachenland self-play: {games} games, {decisions} decisions, {sum(p[2] for p in parts)} undos, "
-        f"{elapsed:.1f} s wall, {cpu:.1f} s CPU in the workers ({decisions / cpu:.0f} decisions/CPU s)"
-    )
-    assert games == GAMES
+    """1,000 complete random games, 2–4 players, both variants, undo now and then, invariants every move.
+
+    ``DRACHENLAND_SELFPLAY_GAMES=20000`` plays more for a long local run (never fewer than
+    1,000); ``SELFPLAY_WORKERS`` sets the number of processes (default: every core).
+    """
+    games = count_from_env("DRACHENLAND_SELFPLAY_GAMES", GAMES)
+    run = run_batches(_play, [(seeds,) for seeds in batches(100, games, BATCH)])
+    played, decisions, undos = (sum(column) for column in zip(*run.results, strict=True))
+    print(run.report("drachenland", played, decisions, f", {undos} undos"))
+    assert played == games and undos > 0

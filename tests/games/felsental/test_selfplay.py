@@ -7,9 +7,6 @@ tie-break rule of spec §12, recomputed here from the recorded legs.
 
 from __future__ import annotations
 
-import multiprocessing
-import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
@@ -18,8 +15,10 @@ import pytest
 from app.engine.selfplay import play_random_game
 from app.games.felsental import FELSENTAL
 from app.games.felsental.state import FelsState, Phase
+from tests.games.parallel import batches, count_from_env, run_batches
 
 MATCHES = 1000
+BATCH = 50
 OPTION_SETS: tuple[dict[str, Any], ...] = (
     {"legs": 2},
     {"legs": 2, "dwarf_setup": "free"},
@@ -78,19 +77,19 @@ def run_chunk(seeds: range, options: dict[str, Any] | None = None) -> tuple[int,
 def test_random_matches_keep_every_invariant() -> None:
     """1,000 two-leg matches (2,000 legs) over all option sets, plus single legs; every leg ends.
 
-    The matches are split over two processes (this machine has two cores).
+    ``FELSENTAL_SELFPLAY_MATCHES=20000`` plays more two-leg matches for a long local run (never
+    fewer than 1,000); ``SELFPLAY_WORKERS`` sets the number of processes (default: every core).
+    The matches are spread over the workers in small batches (``tests.games.parallel``).
     """
-    started = time.perf_counter()
-    half = MATCHES // 2
-    with ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        jobs = [
-            pool.submit(run_chunk, range(0, half)),
-            pool.submit(run_chunk, range(half, MATCHES)),
-            pool.submit(run_chunk, range(10_000, 10_020), SINGLE_LEG),
-        ]
-        totals = [sum(values) for values in zip(*(job.result() for job in jobs), strict=True)]
-    legs, tiebreaks, decisions, undos = totals
-    elapsed = time.perf_counter() - started
-    assert legs == 2 * MATCHES + 20
+    matches = count_from_env("FELSENTAL_SELFPLAY_MATCHES", MATCHES)
+    jobs: list[tuple[range, dict[str, Any] | None]] = [(seeds, None) for seeds in batches(0, matches, BATCH)]
+    jobs.append((range(10_000, 10_020), SINGLE_LEG))
+    run = run_batches(run_chunk, jobs)
+    legs, tiebreaks, decisions, undos = (sum(column) for column in zip(*run.results, strict=True))
+    print(
+        run.report(
+            "felsental", matches + 20, decisions, f" ({legs} legs, {tiebreaks} tie-breaks, {undos} undos)"
+        )
+    )
+    assert legs == 2 * matches + 20
     assert tiebreaks > 0 and undos > 0
-    print(f"felsental self-play: {legs} legs, {decisions} decisions, {decisions / elapsed:.0f}/s")
