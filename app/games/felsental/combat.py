@@ -76,9 +76,9 @@ def resolve(state: FelsState, rng: Rng, events: list[Event] | None = None) -> tu
         for dwarf in hits:
             state, more = wound_dwarf(state, dwarf, attack.value)
             events.extend(more)
-    else:
-        total = attack.value * len(hits)
-        state, more = wound_dragon(state, total)
+    elif hits:
+        # Nothing to report when every attack was blocked (no "the dragon took 0 wounds" line).
+        state, more = wound_dragon(state, attack.value * len(hits))
         events.extend(more)
     return check_end(state, events, rng)
 
