@@ -622,11 +622,13 @@ def _settle(state: State, events: list[Event]) -> State:
     while True:
         phase = state.turn.phase
         if phase is Phase.MOVE:
-            if _moves(state, state.current) != [END]:
+            moves = _moves(state, state.current)
+            if len(moves) != 1 or moves[0] != END:
                 return state
             state = _to_treasure(state)
         elif phase is Phase.TREASURE:
-            if _moves(state, state.current) != [PASS]:
+            moves = _moves(state, state.current)
+            if len(moves) != 1 or moves[0] != PASS:
                 return state
             state = _finish_figure(state)
         else:
@@ -751,7 +753,7 @@ def invariants(state: State) -> None:
         clear += c
         tiles += len(p.tiles)
         figures.extend(p.figures)
-        assert p.eggs >= 0 and min(p.gems) >= 0, "a negative count of eggs or gems"
+        assert p.eggs >= 0 and r >= 0 and g >= 0 and b >= 0 and c >= 0, "a negative count of eggs or gems"
         assert len(p.rings) == 3, "one ring per figure at most"
     assert eggs == EGG_SUPPLY, "eggs not conserved"
     assert (red, green, blue, clear) == GEM_TOTALS, "gems not conserved"
