@@ -47,14 +47,38 @@ class Cost:
     bucket: int
     cpu_ms: float
     wall_ms: float
+    queries: int = 0
 
 
 def _bucket(logged: int) -> int:
     return max(b for b in BUCKETS if logged >= b)
 
 
-async def play(app: Any, users: list[BenchUser], game: str, seats: int, decisions: int) -> list[Cost]:
+class QueryCounter:
+    """Counts the SQL statements the app's engine sends (``before_cursor_execute``)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def attach(self, app: Any) -> None:
+        from sqlalchemy import event
+
+        def bump(*_args: Any) -> None:
+            self.count += 1
+
+        event.listen(app.state.engine.sync_engine, "before_cursor_execute", bump)
+
+
+async def play(
+    app: Any,
+    users: list[BenchUser],
+    game: str,
+    seats: int,
+    decisions: int,
+    counter: QueryCounter | None = None,
+) -> list[Cost]:
     """Play one match of ``game`` for ``decisions`` accepted decisions; the cost of each request."""
+    counter = counter or QueryCounter()
     transport = httpx.ASGITransport(app=app)
     clients = [
         httpx.AsyncClient(
@@ -69,11 +93,15 @@ async def play(app: Any, users: list[BenchUser], game: str, seats: int, decision
     rng = random.Random(7)
 
     async def timed(kind: str, logged: int, call: Any) -> httpx.Response:
-        cpu, wall = time.process_time(), time.perf_counter()
+        cpu, wall, queries = time.process_time(), time.perf_counter(), counter.count
         response: httpx.Response = await call
         costs.append(
             Cost(
-                kind, _bucket(logged), (time.process_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000
+                kind,
+                _bucket(logged),
+                (time.process_time() - cpu) * 1000,
+                (time.perf_counter() - wall) * 1000,
+                counter.count - queries,
             )
         )
         return response
@@ -130,14 +158,18 @@ def summarise(costs: list[Cost]) -> Iterator[str]:
     groups: dict[tuple[str, int], list[Cost]] = defaultdict(list)
     for cost in costs:
         groups[(cost.kind, cost.bucket)].append(cost)
-    yield f"{'request':<8} {'log':>8} {'n':>5} {'cpu ms p50':>11} {'cpu ms mean':>12} {'wall ms p50':>12}"
+    yield (
+        f"{'request':<8} {'log':>8} {'n':>5} {'cpu ms p50':>11} {'cpu ms mean':>12} {'wall ms p50':>12}"
+        f" {'SQL/request':>12}"
+    )
     for (kind, bucket), group in sorted(groups.items()):
         upper = next((b for b in BUCKETS if b > bucket), None)
         span = f"{bucket}-{upper}" if upper else f"{bucket}+"
         yield (
             f"{kind:<8} {span:>8} {len(group):>5} {statistics.median(c.cpu_ms for c in group):>11.2f} "
             f"{statistics.fmean(c.cpu_ms for c in group):>12.2f} "
-            f"{statistics.median(c.wall_ms for c in group):>12.2f}"
+            f"{statistics.median(c.wall_ms for c in group):>12.2f} "
+            f"{statistics.fmean(c.queries for c in group):>12.1f}"
         )
 
 
@@ -155,9 +187,11 @@ async def main(decisions: int, profile: Path | None) -> None:
             profiler = Profiler(interval=0.0005, async_mode="enabled")
         costs: list[Cost] = []
         async with app.router.lifespan_context(app):
+            counter = QueryCounter()
+            counter.attach(app)
             with profiler or nullcontext():
                 for game, seats in GAMES:
-                    costs += await play(app, users, game, seats, decisions)
+                    costs += await play(app, users, game, seats, decisions, counter)
         if profiler is not None and profile is not None:
             if profile.suffix == ".html":
                 profile.write_text(profiler.output_html())

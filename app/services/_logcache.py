@@ -6,9 +6,15 @@ the rows after the newest one it knows: one small query instead of reading, deco
 describing the whole shown log on every view and every move.
 
 Only rows read outside a writing transaction are kept (``store=True``): a transaction that has
-just inserted its own decisions sees rows that a rollback could still take back. Entries are
-keyed by the match id and checked against the match's secret seed, so a recreated database (or
-a reused id) can never serve another match's lines. Least recently used matches are dropped.
+just inserted its own decisions sees rows that a rollback could still take back; the move path
+hands its own rows over with ``remember`` once its commit went through. Entries are keyed by
+the match id and checked against the match's secret seed, so a recreated database (or a reused
+id) can never serve another match's lines. Least recently used matches are dropped.
+
+Every change that logs decisions also sets the match's ``committed_version`` (in the same
+transaction), and rows are always read after the match row. So rows read, or remembered, for
+a ``committed_version`` hold every decision logged up to it: a reader that passes the version
+it saw and finds the cache at that version needs no query at all.
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import LoggedMove
 from app.engine.protocol import Event, Game, Seat
+from app.engine.turn import Decision
 from app.services.schemas import LogEntry
 
 MAX_MATCHES = 256
@@ -67,6 +74,8 @@ class _MatchLog:
     rows: list[LoggedRow]
     last: int | None
     """The rows are the newest ``last`` ones (all of them when None or fewer)."""
+    version: int | None = None
+    """The match's ``committed_version`` the rows are complete for (None: unknown)."""
 
 
 _cache: OrderedDict[int, _MatchLog] = OrderedDict()
@@ -74,12 +83,25 @@ _rows_kept = 0
 
 
 async def newest_rows(
-    db: AsyncSession, match_id: int, seed: bytes, *, last: int | None, store: bool
+    db: AsyncSession,
+    match_id: int,
+    seed: bytes,
+    *,
+    last: int | None,
+    store: bool,
+    version: int | None = None,
 ) -> list[LoggedRow]:
-    """The newest ``last`` (None: all) committed decisions in order, the known ones from the cache."""
+    """The newest ``last`` (None: all) committed decisions in order, the known ones from the cache.
+
+    ``version`` is the match's ``committed_version`` as the caller read it (before this call):
+    when the cache is complete for that version, nothing is read from the database.
+    """
     known = _cache.get(match_id)
     if known is not None and (known.seed != seed or not _covers(known.last, last)):
         known = None
+    if known is not None and version is not None and known.version == version:
+        _cache.move_to_end(match_id)
+        return known.rows if last is None else known.rows[-last:]
     query = select(LoggedMove.seq, LoggedMove.seat, LoggedMove.events).where(LoggedMove.match_id == match_id)
     if known is None:
         newest = query.order_by(LoggedMove.seq.desc())
@@ -96,8 +118,21 @@ async def newest_rows(
     if last is not None:
         rows = rows[-last:]
     if store:
-        _store(match_id, _MatchLog(seed, rows, last))
+        _store(match_id, _MatchLog(seed, rows, last, version))
     return rows
+
+
+def logged_rows(first_seq: int, decisions: Sequence[Decision]) -> list[LoggedRow]:
+    """The rows ``decisions`` are logged as, numbered from ``first_seq`` (no database read)."""
+    return [LoggedRow(seq, d.seat, d.events) for seq, d in enumerate(decisions, start=first_seq)]
+
+
+def remember(match_id: int, seed: bytes, rows: list[LoggedRow], *, last: int | None, version: int) -> None:
+    """Keep ``rows``, the whole log of the match at committed ``version`` (the newest ``last``).
+
+    Only after the transaction that logged them has committed.
+    """
+    _store(match_id, _MatchLog(seed, rows if last is None else rows[-last:], last, version))
 
 
 def visible_entries(

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -113,29 +113,45 @@ async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut
 
 @use_case
 async def user_for_token(db: AsyncSession, *, token: str) -> UserOut | None:
-    """The user a session token belongs to, or None (unknown, expired or logged out)."""
+    """The user a session token belongs to, or None (unknown, expired or logged out).
+
+    Every request asks this: one query for plain columns (no ORM objects), and a write only
+    when the session expired or ``last_seen_at`` is older than ``SEEN_RESOLUTION``.
+    """
     if not token or len(token) > 200:
         return None
+    token_hash = _token_hash(token)
     row = (
         await db.execute(
-            select(UserSession, User)
+            select(
+                UserSession.expires_at,
+                UserSession.last_seen_at,
+                User.id,
+                User.name,
+                User.locale,
+                User.is_admin,
+            )
             .join(User, User.id == UserSession.user_id)
-            .where(UserSession.token_hash == _token_hash(token))
+            .where(UserSession.token_hash == token_hash)
         )
     ).first()
     if row is None:
         return None
-    session, user = row[0], row[1]
+    expires_at, last_seen_at, user_id, name, locale, is_admin = row._tuple()
     now = utcnow()
-    if session.expires_at <= now:
-        await db.delete(session)
+    if expires_at <= now:
+        await db.execute(delete(UserSession).where(UserSession.token_hash == token_hash))
         await db.commit()
         return None
-    if now - session.last_seen_at >= SEEN_RESOLUTION:
-        session.last_seen_at = now
-        session.expires_at = now + SESSION_LIFETIME
+    if now - last_seen_at >= SEEN_RESOLUTION:
+        await db.execute(
+            update(UserSession)
+            .where(UserSession.token_hash == token_hash)
+            .values(last_seen_at=now, expires_at=now + SESSION_LIFETIME)
+            .execution_options(synchronize_session=False)
+        )
         await db.commit()
-    return _user_out(user)
+    return UserOut(id=user_id, name=name, locale=locale, is_admin=is_admin)
 
 
 @use_case

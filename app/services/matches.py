@@ -9,10 +9,10 @@ decision is the acting seat's private business (nudging would leak its timing).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, cast
 
-from sqlalchemy import func, select
+from sqlalchemy import and_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -32,9 +32,9 @@ from app.services._rows import (
     is_token,
     load_match,
     load_seats,
+    load_seats_named,
     seat_of,
     seat_outs,
-    user_names,
 )
 from app.services.errors import (
     Conflict,
@@ -53,6 +53,7 @@ from app.services.schemas import (
     MoveResult,
     OutcomeOut,
     ReplayView,
+    SeatOut,
 )
 
 MESSAGE_MAX = 500
@@ -70,8 +71,29 @@ async def get_match(db: AsyncSession, *, match_id: int, viewer_id: int | None, l
     the committed state.
     """
     match = await load_match(db, match_id)
-    seats = (await load_seats(db, [match_id]))[match_id]
-    return await _view(db, match, seats, seat_of(seats, viewer_id), locale)
+    seats, names = await load_seats_named(db, match_id)
+    return await _view(db, match, seats, names, seat_of(seats, viewer_id), locale)
+
+
+@use_case
+async def get_match_page(
+    db: AsyncSession, *, match_id: int, viewer_id: int | None, locale: str
+) -> tuple[MatchView, list[MessageOut] | None]:
+    """``get_match`` and, for a player, the table's chat (``list_messages``) in one go."""
+    match = await load_match(db, match_id)
+    seats, names = await load_seats_named(db, match_id)
+    viewer_seat = seat_of(seats, viewer_id)
+    view = await _view(db, match, seats, names, viewer_seat, locale)
+    chat = await _messages(db, match_id) if viewer_seat is not None else None
+    return view, chat
+
+
+@use_case
+async def get_seats(db: AsyncSession, *, match_id: int) -> list[SeatOut]:
+    """The match's seats with their occupants' names (what a replay page shows beside the board)."""
+    await load_match(db, match_id)
+    seats, names = await load_seats_named(db, match_id)
+    return seat_outs(seats, names)
 
 
 @use_case
@@ -170,6 +192,10 @@ async def list_messages(db: AsyncSession, *, match_id: int, user_id: int) -> lis
     seats = (await load_seats(db, [match_id]))[match_id]
     if seat_of(seats, user_id) is None:
         raise Forbidden("only the players of this match can read its chat")
+    return await _messages(db, match_id)
+
+
+async def _messages(db: AsyncSession, match_id: int) -> list[MessageOut]:
     rows = await db.execute(
         select(Message, User.name)
         .join(User, User.id == Message.user_id)
@@ -202,11 +228,23 @@ async def _act(
     if not 1 <= match_id <= MAX_ID:
         # Before any lookup: PostgreSQL refuses ids beyond its integer column outright.
         raise NotFound(f"there is no match {match_id}")
-    stored = await _stored_answer(db, match_id, request_id, user_id)
-    if stored is not None:
-        return stored
-    match = await load_match(db, match_id)
-    seats = (await load_seats(db, [match_id]))[match_id]
+    # The match and an earlier answer to this request id in one query.
+    found = (
+        await db.execute(
+            select(Match, MoveRequest)
+            .outerjoin(
+                MoveRequest, and_(MoveRequest.match_id == Match.id, MoveRequest.request_id == request_id)
+            )
+            .where(Match.id == match_id)
+            .execution_options(populate_existing=True)
+        )
+    ).first()
+    if found is None:
+        raise NotFound(f"there is no match {match_id}")
+    match, request = found._tuple()
+    if request is not None:
+        return await _stored(db, request, user_id)
+    seats, names = await load_seats_named(db, match_id)
     seat = seat_of(seats, user_id)
     if seat is None:
         raise Forbidden("you do not play in this match")
@@ -224,14 +262,21 @@ async def _act(
         )
     game = get_game(match.game)
     assert match.seed is not None and match.state is not None
+    seed = match.seed
     turn = _turn(game, match)
+    # The committed log before this decision (read before writing: committed rows only). If
+    # the version check below passes, nobody logged anything since: these are all the rows.
+    rows = await _logcache.newest_rows(
+        db, match_id, seed, last=LOG_MOVES_SHOWN, store=True, version=match.committed_version
+    )
     committed: tuple[Decision, ...] = ()
+    current: State | None = None
     try:
         if action == "undo":
             new_turn = undo(turn, seat)
         else:
             step = decide(game, turn, seat, _parse_move(move_text), match.seed)
-            new_turn, committed = step.turn, step.committed
+            new_turn, committed, current = step.turn, step.committed, step.state
     except EngineNotYourTurn as error:
         raise NotYourTurn(error.reason) from None
     except IllegalMove as error:
@@ -242,36 +287,37 @@ async def _act(
         await db.rollback()
         return await _lost_race(db, match_id, request_id, user_id)
     if committed:
-        last_seq = await db.scalar(select(func.max(LoggedMove.seq)).where(LoggedMove.match_id == match_id))
+        new_rows = _logcache.logged_rows(rows[-1].seq + 1 if rows else 1, committed)
+        rows = rows + new_rows
         now = values["updated_at"]
         db.add_all(
             LoggedMove(
                 match_id=match_id,
-                seq=(last_seq or 0) + i,
-                seat=d.seat,
+                seq=row.seq,
+                seat=row.seat,
                 move=str(d.move),
                 events=[e.to_json() for e in d.events],
                 created_at=now,
             )
-            for i, d in enumerate(committed, start=1)
+            for row, d in zip(new_rows, committed, strict=True)
         )
         if match.result is not None:
-            for row in seats:
-                row.score = match.result["scores"][row.seat]
-                row.rank = match.result["ranks"][row.seat]
+            for seat_row in seats:
+                seat_row.score = match.result["scores"][seat_row.seat]
+                seat_row.rank = match.result["ranks"][seat_row.seat]
         await db.flush()
         # Notifications, and for a finished match the ranks of resigned seats and the ratings.
         notified = await conclusions.after_commit(db, match, seats)
     else:
         notified = set()
-    view = await _view(db, match, seats, seat, locale, store_log=False)
+    view = await _view(db, match, seats, names, seat, locale, turn=new_turn, current=current, rows=rows)
     answer = MoveResult(version=match.version, committed=bool(committed), match=view)
     db.add(
         MoveRequest(
             match_id=match_id,
             request_id=request_id,
             user_id=user_id,
-            answer=answer.model_dump(mode="json"),
+            answer=_stored_form(answer, rows, locale),
             created_at=utcnow(),
         )
     )
@@ -282,6 +328,7 @@ async def _act(
         await db.rollback()
         return await _lost_race(db, match_id, request_id, user_id)
     if committed:
+        _logcache.remember(match_id, seed, rows, last=LOG_MOVES_SHOWN, version=match.committed_version)
         await live.publish_match(match_id, match.version)
         await notify.nudge({row.user_id for row in seats if row.user_id is not None} | notified)
     return answer
@@ -325,9 +372,61 @@ async def _stored_answer(db: AsyncSession, match_id: int, request_id: str, user_
     row = await db.get(MoveRequest, (match_id, request_id), populate_existing=True)
     if row is None:
         return None
+    return await _stored(db, row, user_id)
+
+
+async def _stored(db: AsyncSession, row: MoveRequest, user_id: int) -> MoveResult:
+    """The answer given to this request id before (``_stored_form`` back into a ``MoveResult``)."""
     if row.user_id != user_id:
         raise Conflict("this request id was already used")
-    return MoveResult.model_validate(row.answer)
+    answer = row.answer
+    shown = answer.get("log")
+    if shown is None:  # stored whole (before the log was kept by reference)
+        return MoveResult.model_validate(answer)
+    match = answer["match"]
+    log: list[LogEntry] = []
+    if shown["last"] >= shown["first"]:
+        query = (
+            select(LoggedMove.seq, LoggedMove.seat, LoggedMove.events)
+            .where(
+                LoggedMove.match_id == row.match_id,
+                LoggedMove.seq >= shown["first"],
+                LoggedMove.seq <= shown["last"],
+            )
+            .order_by(LoggedMove.seq)
+        )
+        logged = [
+            _logcache.LoggedRow(seq, seat, tuple(map(Event.from_json, events)))
+            for seq, seat, events in (await db.execute(query)).tuples()
+        ]
+        log = _logcache.visible_entries(
+            get_game(match["game"]), logged, match["viewer_seat"], shown["locale"]
+        )
+    log += [LogEntry.model_validate(entry) for entry in shown["pending"]]
+    return MoveResult.model_validate(
+        {"version": answer["version"], "committed": answer["committed"], "match": {**match, "log": log}}
+    )
+
+
+def _stored_form(answer: MoveResult, rows: Sequence[_logcache.LoggedRow], locale: str) -> dict[str, Any]:
+    """The answer as stored for a repeated request id: the committed log lines by reference.
+
+    Logged rows never change and their lines depend only on the viewer and the locale, so
+    the seq range shown (and the pending lines, which are not logged) rebuilds the very same
+    answer; the whole log would make every stored answer grow with the match.
+    """
+    view = answer.match
+    return {
+        "version": answer.version,
+        "committed": answer.committed,
+        "match": view.model_dump(mode="json", exclude={"log"}),
+        "log": {
+            "locale": locale,
+            "first": rows[0].seq if rows else 1,
+            "last": rows[-1].seq if rows else 0,
+            "pending": [e.model_dump(mode="json") for e in view.log if e.pending],
+        },
+    }
 
 
 async def _lost_race(db: AsyncSession, match_id: int, request_id: str, user_id: int) -> MoveResult:
@@ -363,13 +462,20 @@ async def _view(
     db: AsyncSession,
     match: Match,
     seats: Sequence[MatchSeat],
+    names: Mapping[int, str],
     viewer_seat: Seat | None,
     locale: str,
     *,
-    store_log: bool = True,
+    turn: Turn | None = None,
+    current: State | None = None,
+    rows: Sequence[_logcache.LoggedRow] | None = None,
 ) -> MatchView:
-    """The viewer's match; ``store_log=False`` inside a writing transaction (its rows may roll back)."""
-    names = await user_names(db, seats)
+    """The viewer's match (``names``: the seats' occupants).
+
+    The move path passes the ``turn`` it has just made, the ``current`` state it reached (the
+    committed state with the pending decisions applied) and the committed ``rows`` of its own
+    transaction (not yet committed: never read into the log cache here).
+    """
     acting = viewer_seat is not None and viewer_seat in match.to_act
     base: dict[str, Any] = {
         "id": match.id,
@@ -394,15 +500,24 @@ async def _view(
         }
         return MatchView(**base, **empty, log=[])
     game = get_game(match.game)
-    turn = _turn(game, match)
+    if turn is None:
+        turn = _turn(game, match)
     own_pending = viewer_seat is not None and turn.pending_seat == viewer_seat
-    state: State = current_state(game, turn, match.seed) if own_pending else turn.committed
+    if not own_pending:
+        state: State = turn.committed
+    elif current is not None:
+        state = current
+    else:
+        state = current_state(game, turn, match.seed)
     running = match.status == MatchStatus.ACTIVE
     to_act = sorted(game.to_act(state)) if running else []
     legal = (
         [str(m) for m in game.legal_moves(state, viewer_seat)] if running and viewer_seat in to_act else []
     )
-    rows = await _logcache.newest_rows(db, match.id, match.seed, last=LOG_MOVES_SHOWN, store=store_log)
+    if rows is None:
+        rows = await _logcache.newest_rows(
+            db, match.id, match.seed, last=LOG_MOVES_SHOWN, store=True, version=match.committed_version
+        )
     log = _logcache.visible_entries(game, rows, viewer_seat, locale)
     if own_pending:
         next_seq = rows[-1].seq + 1 if rows else 1

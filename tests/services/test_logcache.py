@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import LoggedMove, Match
@@ -79,8 +79,8 @@ async def test_rows_read_with_store_false_are_not_kept(db: AsyncSession, make_us
     alice, bob = await make_user(), await make_user()
     match_id = await start_toy_match(db, [alice, bob])
     seed = await _seed(db, match_id)
-    _logcache.forget(match_id)
     await _turn(db, match_id, alice)
+    _logcache.forget(match_id)  # the move path has handed its committed rows over
     unkept = await _logcache.newest_rows(db, match_id, seed, last=200, store=False)
     again = await _logcache.newest_rows(db, match_id, seed, last=200, store=True)
     assert [r.seq for r in unkept] == [r.seq for r in again] == [1, 2]
@@ -125,3 +125,46 @@ async def test_the_cache_keeps_at_most_max_rows(
     await _logcache.newest_rows(db, second, await _seed(db, second), last=None, store=True)
     again = await _logcache.newest_rows(db, first, await _seed(db, first), last=None, store=False)
     assert [r.seq for r in again] == [1, 2] and again[0] is not kept[0]  # the first match was dropped
+
+
+async def test_the_move_path_hands_over_its_committed_rows(db: AsyncSession, make_user: MakeUser) -> None:
+    alice, bob = await make_user(), await make_user()
+    match_id = await start_toy_match(db, [alice, bob])
+    seed = await _seed(db, match_id)
+    _logcache.forget(match_id)
+    await _turn(db, match_id, alice)
+    version = await db.scalar(select(Match.committed_version).where(Match.id == match_id))
+    assert version is not None
+    known = _logcache._cache[match_id]
+    assert known.version == version
+    assert [(r.seq, r.seat, r.events) for r in known.rows] == await _logged(db, match_id)
+    # At the version it was made for, the cache answers without the database.
+    cached = await _logcache.newest_rows(
+        db, match_id, seed, last=matches.LOG_MOVES_SHOWN, store=True, version=version
+    )
+    assert cached[0] is known.rows[0]
+
+
+async def test_a_known_version_needs_no_query_and_a_newer_one_reads_the_tail(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    alice, bob = await make_user(), await make_user()
+    match_id = await start_toy_match(db, [alice, bob])
+    seed = await _seed(db, match_id)
+    await _turn(db, match_id, alice)
+    _logcache.forget(match_id)
+    first = await _logcache.newest_rows(db, match_id, seed, last=None, store=True, version=7)
+    statements: list[str] = []
+
+    def count(*args: object) -> None:
+        statements.append(str(args[2]))
+
+    engine = db.get_bind()
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        again = await _logcache.newest_rows(db, match_id, seed, last=None, store=True, version=7)
+        assert again == first and not statements
+        await _logcache.newest_rows(db, match_id, seed, last=None, store=True, version=8)
+        assert len(statements) == 1
+    finally:
+        event.remove(engine, "before_cursor_execute", count)

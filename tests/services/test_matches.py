@@ -10,8 +10,9 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import LoggedMove, Match
+from app.db.models import LoggedMove, Match, MoveRequest
 from app.db.session import make_engine, make_sessionmaker
+from app.db.types import utcnow
 from app.engine.protocol import Move
 from app.engine.replay import rebuild
 from app.services import matches
@@ -168,6 +169,62 @@ async def test_same_request_id_applies_once(db: AsyncSession, make_user: MakeUse
             request_id=request_id,
             locale="en",
         )
+
+
+async def test_a_repeated_request_gets_the_same_answer_after_the_match_moved_on(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    """The stored answer keeps the log by reference (a seq range), yet answers exactly as before."""
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    played = await _move(db, match_id, alice, start.legal[0], start.version)
+    request_id = new_request_id()
+    args = {"match_id": match_id, "user_id": alice.id, "request_id": request_id, "locale": "en"}
+    first = await matches.confirm_turn(db, expected_version=played.version, **args)  # type: ignore[arg-type]
+    assert first.committed and any(not e.pending for e in first.match.log)
+    stored = await db.scalar(
+        select(MoveRequest.answer).where(
+            MoveRequest.match_id == match_id, MoveRequest.request_id == request_id
+        )
+    )
+    assert stored is not None and "log" not in stored["match"]  # no log lines stored
+    # Bob moves on: the log grows, the repeated request still gets its own answer.
+    bobs = await _view(db, match_id, bob)
+    played = await _move(db, match_id, bob, bobs.legal[0], bobs.version)
+    await _confirm(db, match_id, bob, played.version)
+    again = await matches.confirm_turn(db, expected_version=played.version, **args)  # type: ignore[arg-type]
+    assert again == first
+    # A pending decision's lines are not logged: they are stored with the answer.
+    now = await _view(db, match_id, alice)
+    pending = await _move(db, match_id, alice, now.legal[0], now.version)
+    assert any(e.pending for e in pending.match.log)
+
+
+async def test_an_answer_stored_whole_is_still_understood(db: AsyncSession, make_user: MakeUser) -> None:
+    match_id, alice, _ = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    answer = MoveResult(version=start.version + 1, committed=False, match=start)
+    request_id = new_request_id()
+    db.add(
+        MoveRequest(
+            match_id=match_id,
+            request_id=request_id,
+            user_id=alice.id,
+            answer=answer.model_dump(mode="json"),
+            created_at=utcnow(),
+        )
+    )
+    await db.commit()
+    again = await matches.submit_move(
+        db,
+        match_id=match_id,
+        user_id=alice.id,
+        move=start.legal[0],
+        expected_version=start.version,
+        request_id=request_id,
+        locale="en",
+    )
+    assert again == answer
 
 
 @pytest.mark.parametrize("same_request", [True, False], ids=["same-request-id", "different-request-ids"])

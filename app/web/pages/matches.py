@@ -29,10 +29,7 @@ LAST_STEP = 1 << 30
 async def match_page(
     request: Request, db: SessionDep, settings: SettingsDep, user: OptionalUser, locale: Locale, match_id: int
 ) -> Response:
-    m = await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)
-    chat = None
-    if user is not None and m.viewer_seat is not None:
-        chat = await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+    m, chat = await match_service.get_match_page(db, match_id=match_id, viewer_id=_id(user), locale=locale)
     clock = await conclusions.get_clock(db, match_id=match_id)
     return page(
         request,
@@ -167,7 +164,7 @@ async def replay_page(
     step = LAST_STEP if step is None else max(0, step)
     rv = await match_service.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
     # The seat names for the board and the panels (the replay view carries only the position).
-    seats = (await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)).seats
+    seats = await match_service.get_seats(db, match_id=match_id)
     board = replay_board_context(rv, locale)
     board["players"] = [{"seat": s.seat, "name": s.name or ""} for s in seats]
     return page(
