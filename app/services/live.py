@@ -5,10 +5,11 @@ so hidden information only travels the per-seat view path.
 
 With PostgreSQL, LISTEN/NOTIFY carries the nudges between processes and hosts (one listening
 connection per process, reconnecting); with SQLite, an in-process broker is enough because
-an embedded server is one process. The app lifespan makes the broker
-(``await Broker.start(settings)``) and stops it; the services publish through
-``publish_match`` / ``publish_user``, which use the started broker (or an in-process one
-when none was started, e.g. in service tests).
+an embedded server is one process. A process's own subscribers hear its nudges at once (its
+NOTIFY echo is dropped); other processes hear them one batched round trip later. The app
+lifespan makes the broker (``await Broker.start(settings)``) and stops it; the services
+publish through ``publish_match`` / ``publish_user``, which use the started broker (or an
+in-process one when none was started, e.g. in service tests).
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ QUEUE_SIZE = 64
 RECONNECT_MAX_SECONDS = 10.0
 KEEPALIVE_SECONDS = 30.0
 READY_TIMEOUT_SECONDS = 5.0
+_NOTIFY_BATCH = (
+    "SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS n(payload, i) ORDER BY i"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +116,8 @@ class Broker:
         self._ready = asyncio.Event()
         self._listener: asyncio.Task[None] | None = None
         self._stopping = False
+        self._outbox: list[str] = []
+        self._sender: asyncio.Task[None] | None = None
 
     @classmethod
     async def start(
@@ -139,6 +145,10 @@ class Broker:
         return self._connection is not None and not self._connection.is_closed()
 
     async def stop(self) -> None:
+        if self._sender is not None:
+            # What was published before stopping still goes out.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._sender), READY_TIMEOUT_SECONDS)
         self._stopping = True
         if self._listener is not None:
             self._listener.cancel()
@@ -161,26 +171,40 @@ class Broker:
         await self._publish(Nudge("user", user_id))
 
     async def _publish(self, nudge: Nudge) -> None:
-        """Send a nudge; never raises (a lost nudge costs a refresh, not a move)."""
+        """Send a nudge; never raises (a lost nudge costs a refresh, not a move).
+
+        This process's subscribers hear it at once; other processes through PostgreSQL, where
+        the nudges published meanwhile go out together in one ``pg_notify`` round trip, sent
+        in the background (the request that published does not wait for it).
+        """
+        self._deliver(nudge)
         if self._dsn is None:
-            self._deliver(nudge)
             return
-        connection = self._connection
-        if connection is not None and not connection.is_closed():
+        self._outbox.append(nudge.encode())
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.create_task(self._send(), name="drachenhort-notify")
+
+    async def _send(self) -> None:
+        """NOTIFY everything in the outbox, a batch per round trip, in publishing order."""
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            connection = self._connection
+            if connection is None or connection.is_closed():
+                log.warning("live updates: not connected; %d nudge(s) delivered locally only", len(batch))
+                continue
             try:
                 async with self._lock:
-                    # Comes back to our own listener too, so local subscribers hear it once.
-                    await connection.execute("SELECT pg_notify($1, $2)", CHANNEL, nudge.encode())
-                return
-            except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
-                log.warning("live updates: NOTIFY failed (%s); delivering locally only", error)
-        self._deliver(nudge)
+                    await connection.execute(_NOTIFY_BATCH, CHANNEL, batch)
+            except Exception as error:  # a background task: log, never raise
+                log.warning("live updates: NOTIFY failed (%s); delivered locally only", error)
 
     def _deliver(self, nudge: Nudge) -> None:
         for subscription in list(self._subscribers.get((nudge.kind, nudge.id), ())):
             subscription._put(nudge)
 
-    def _on_notify(self, connection: object, pid: int, channel: str, payload: str) -> None:
+    def _on_notify(self, connection: asyncpg.Connection, pid: int, channel: str, payload: str) -> None:
+        if pid == connection.get_server_pid():
+            return  # our own NOTIFY coming back: delivered locally when published
         nudge = Nudge.decode(payload)
         if nudge is not None:
             self._deliver(nudge)
