@@ -39,9 +39,24 @@
     return { path: el.getAttribute("data-match-action"), move: null };
   }
 
+  // Versions only grow for a viewer. A board answer older than the one shown (an SSE refresh
+  // overtaken by the answer to the player's next decision) must not put the old board back.
+  function isStale(html) {
+    var a = area();
+    var incoming = /id="match-area"[^>]*data-version="(\d+)"/.exec(html || "");
+    var shown = a ? parseInt(a.getAttribute("data-version"), 10) : NaN;
+    return incoming !== null && !isNaN(shown) && parseInt(incoming[1], 10) < shown;
+  }
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (event.detail.target === live() && isStale(event.detail.serverResponse)) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   function swapArea(html, focusMove) {
     var target = live();
-    if (!target) {
+    if (!target || isStale(html)) {
       return;
     }
     target.innerHTML = html;

@@ -61,6 +61,10 @@ def test_two_players_play_a_turn_with_undo_and_confirm_and_see_each_other_live(
         expect(bob.locator(".turn-status")).to_contain_text("Waiting for")
         expect(alice.locator(".turn-status")).to_contain_text("Your turn!")
 
+        # A board answer older than the board shown (a refresh overtaken by the answer to the
+        # next decision) is not swapped in; a newer one is.
+        old_area = alice.locator("#match-live").inner_html()
+
         # A click plays a card (pending), Undo takes it back.
         moves = alice.locator("#match-area [data-move]")
         expect(moves.first).to_be_visible()
@@ -70,6 +74,21 @@ def test_two_players_play_a_turn_with_undo_and_confirm_and_see_each_other_live(
         alice.locator("[data-match-action=undo]").click()
         expect(alice.locator(".log-entry.pending")).to_have_count(0)
         expect(alice.locator("#match-area [data-move]")).to_have_count(hand_before)
+        swapped = alice.evaluate(
+            """(html) => {
+                const detail = {target: document.getElementById("match-live"), serverResponse: html,
+                                shouldSwap: true};
+                document.getElementById("match-live").dispatchEvent(
+                    new CustomEvent("htmx:beforeSwap", {detail, bubbles: true}));
+                const fresh = {...detail, shouldSwap: true,
+                               serverResponse: document.getElementById("match-live").innerHTML};
+                document.getElementById("match-live").dispatchEvent(
+                    new CustomEvent("htmx:beforeSwap", {detail: fresh, bubbles: true}));
+                return [detail.shouldSwap, fresh.shouldSwap];
+            }""",
+            old_area,
+        )
+        assert swapped == [False, True]
 
         # A double click takes one decision, not two.
         alice.locator("#match-area [data-move]").first.dblclick()
