@@ -72,8 +72,9 @@ def test_two_attacks_blocked_separately() -> None:
     assert "block:warrior:DR34" in moves and "block:trapper:DR35" in moves and moves[-1] == "accept"
     state, _ = play(state, "block:warrior:DR34")
     assert "block:warrior:DR35" not in legal(state, DRAGON_SEAT)
-    state, _events = play(state, "block:trapper:DR35")  # every attack blocked: resolved at once
+    state, events = play(state, "block:trapper:DR35")  # every attack blocked: resolved at once
     assert state.attack is None and state.dragon_wounds == (0, 0, 0, 0)
+    assert "dragon_wounded" not in kinds(events)  # no "the dragon took 0 wounds" line
 
 
 def test_defence_card_with_two_options_is_discarded_whole() -> None:
