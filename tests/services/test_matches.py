@@ -24,7 +24,7 @@ from app.services.errors import (
     NotYourTurn,
     StaleVersion,
 )
-from app.services.schemas import MatchView, MoveResult, UserOut
+from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
 from tests.conftest import MakeUser
 from tests.support.db import new_request_id, start_toy_match
 from tests.support.toygame import TOY
@@ -484,3 +484,37 @@ async def test_hostile_text_and_ids_are_refused_cleanly(db: AsyncSession, make_u
                 request_id=bad,
                 locale="en",
             )
+
+
+_LOG_LOOP = """        <ol class="log-list" reversed>
+        {% for e in log | reverse %}
+          <li class="log-entry{% if e.pending %} pending{% endif %}" data-pieces="{{ e.pieces | join(' ') }}" tabindex="0">{% if e.pending %}<span class="tag">{{ _("pending") }}</span> {% endif %}{{ e.text }}</li>
+        {% else %}
+          <li class="empty">{{ _("Nothing has happened yet.") }}</li>
+        {% endfor %}
+        </ol>"""  # noqa: E501 - the board page's log loop as it was written in Jinja
+"""The log list as ``match/_area.html`` rendered it with a Jinja loop."""
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_the_log_items_render_as_the_jinja_loop_did(locale: str) -> None:
+    from app.web.pages.matches import log_items
+    from app.web.templating import environment
+
+    env = environment(locale)
+    through_python = env.from_string('        <ol class="log-list" reversed>\n{{ items }}        </ol>')
+    logs = [
+        [],
+        [
+            LogEntry(
+                seq=1, seat=0, text='Seat 1 played <5> & "won"', pieces=["card-5", "a&b"], pending=False
+            ),
+            LogEntry(
+                seq=2, seat=None, text="Runde 2: Drache über 'Fluss'", pieces=[], pending=False, kind="x"
+            ),
+            LogEntry(seq=3, seat=1, text="moved", pieces=["hex-7"], pending=True),
+        ],
+    ]
+    for log in logs:
+        expected = env.from_string(_LOG_LOOP).render(log=log)
+        assert through_python.render(items=log_items(log, locale)) == expected

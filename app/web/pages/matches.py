@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
+from markupsafe import Markup, escape
 from starlette.responses import Response
 
 from app.engine.registry import UnknownGame, get_game
@@ -12,7 +13,7 @@ from app.i18n import translations
 from app.services import conclusions, lobby
 from app.services import matches as match_service
 from app.services.errors import StaleVersion
-from app.services.schemas import MatchView, MoveResult, ReplayView, UserOut
+from app.services.schemas import LogEntry, MatchView, MoveResult, ReplayView, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page
 from app.web.templating import TEMPLATE_DIR
@@ -221,7 +222,28 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
         "players": [{"seat": s.seat, "name": s.name or ""} for s in m.seats],
         "replay": False,
         "t": ui_text(m.game, locale),
+        "log_html": log_items(m.log, locale),
     }
+
+
+def log_items(log: list[LogEntry], locale: str) -> Markup:
+    """The log list's items, newest first, exactly as ``match/_area.html`` lays them out.
+
+    Built here rather than in a Jinja loop: a long match has hundreds of lines, and the loop
+    (attribute lookups, a filter and escaping per line) was most of the area's own render time.
+    """
+    gettext = translations(locale).gettext
+    if not log:
+        return Markup(f'          <li class="empty">{gettext("Nothing has happened yet.")}</li>\n')
+    pending = f'<span class="tag">{gettext("pending")}</span> '
+    return Markup(
+        "".join(
+            f'          <li class="log-entry{" pending" if e.pending else ""}" '
+            f'data-pieces="{escape(" ".join(e.pieces))}" tabindex="0">'
+            f"{pending if e.pending else ''}{escape(e.text)}</li>\n"
+            for e in reversed(log)
+        )
+    )
 
 
 def replay_board_context(rv: ReplayView, locale: str) -> dict[str, Any]:
