@@ -299,7 +299,7 @@ def walk_path(state: State, start: NodeIndex, budget: int, target: NodeIndex) ->
 
 _Reach = tuple[list[NodeIndex], dict[NodeIndex, NodeIndex]]
 _reached: dict[tuple[NodeIndex, int, tuple[NodeIndex, ...], int], _Reach] = {}
-_last_face_down: list[tuple[tuple[VolcanoState, ...], int]] = []
+_last_face_down: list[tuple[tuple[VolcanoState, ...], int]] = [((), 0)]
 
 
 def _reach(state: State, start: NodeIndex, budget: int) -> _Reach:
@@ -310,11 +310,10 @@ def _reach(state: State, start: NodeIndex, budget: int) -> _Reach:
     is remembered under exactly these. The results are shared: never change them.
     """
     volcanoes = state.volcanoes
-    if _last_face_down and _last_face_down[0][0] is volcanoes:
-        face_down = _last_face_down[0][1]
-    else:
+    last, face_down = _last_face_down[0]
+    if last is not volcanoes:
         face_down = sum([1 << i for i, v in enumerate(volcanoes) if v.face_down])
-        _last_face_down[:] = [(volcanoes, face_down)]
+        _last_face_down[0] = (volcanoes, face_down)
     visited = state.turn.visited
     key = (start, budget, visited, face_down)
     hit = _reached.get(key)
@@ -772,18 +771,19 @@ def invariants(state: State) -> None:
 
 
 _VolcanoTotals = tuple[int, tuple[int, int, int, int], int]
-_last_volcanoes: list[tuple[tuple[VolcanoState, ...], _VolcanoTotals]] = []
+_last_volcanoes: list[tuple[tuple[VolcanoState, ...], _VolcanoTotals]] = [((), (0, (0, 0, 0, 0), 0))]
 
 
 def _volcano_totals(volcanoes: tuple[VolcanoState, ...]) -> _VolcanoTotals:
     """(eggs, gems by colour, tiles) on the volcanoes; remembered for the last tuple seen."""
-    if _last_volcanoes and _last_volcanoes[0][0] is volcanoes:
-        return _last_volcanoes[0][1]
+    last, totals = _last_volcanoes[0]
+    if last is volcanoes:
+        return totals
     eggs = [v.eggs for v in volcanoes]
     red, green, blue, clear = map(sum, zip(*[v.gems for v in volcanoes], strict=True))
     assert min(eggs) >= 0 and min(map(min, [v.gems for v in volcanoes])) >= 0, "a negative count on a volcano"
     totals = (sum(eggs), (red, green, blue, clear), sum([v.tile is not None for v in volcanoes]))
-    _last_volcanoes[:] = [(volcanoes, totals)]
+    _last_volcanoes[0] = (volcanoes, totals)
     return totals
 
 
