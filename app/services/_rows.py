@@ -63,6 +63,50 @@ async def load_seats_named(db: AsyncSession, match_id: int) -> tuple[list[MatchS
     return seats, names
 
 
+def seated_match_query(match_id: int, *columns: Any) -> Any:
+    """``SELECT match, [columns], seat, occupant id, occupant name``: one row per seat, in order.
+
+    The match with its seats and their occupants' names in ONE round trip (``split_seated``
+    splits the rows); ``columns`` may add outer-joined entities (the caller joins them).
+    """
+    occupant = func.coalesce(MatchSeat.user_id, MatchSeat.reserved_for)
+    return (
+        select(Match, *columns, MatchSeat, User.id, User.name)
+        .outerjoin(MatchSeat, MatchSeat.match_id == Match.id)
+        .outerjoin(User, User.id == occupant)
+        .where(Match.id == match_id)
+        .order_by(MatchSeat.seat)
+        .execution_options(populate_existing=True)
+    )
+
+
+def split_seated(rows: Sequence[Any], extra: int = 0) -> tuple[Any, ...]:
+    """``seated_match_query``'s rows as (match, *extra columns, seats, names); NotFound if none."""
+    if not rows:
+        raise NotFound("there is no such match")
+    first = rows[0]
+    seats: list[MatchSeat] = []
+    names: dict[int, str] = {}
+    for row in rows:
+        seat, user_id, name = row[1 + extra], row[2 + extra], row[3 + extra]
+        if seat is not None:
+            seats.append(seat)
+        if user_id is not None:
+            names[user_id] = name
+    return (first[0], *first[1 : 1 + extra], seats, names)
+
+
+async def load_seated_match(db: AsyncSession, match_id: int) -> tuple[Match, list[MatchSeat], dict[int, str]]:
+    """``load_match`` and ``load_seats_named`` in one query."""
+    if not 1 <= match_id <= MAX_ID:
+        raise NotFound(f"there is no match {match_id}")
+    rows = (await db.execute(seated_match_query(match_id))).all()
+    if not rows:
+        raise NotFound(f"there is no match {match_id}")
+    match, seats, names = split_seated(rows)
+    return match, seats, names
+
+
 async def user_names(db: AsyncSession, seats: Iterable[MatchSeat]) -> dict[int, str]:
     ids = {i for s in seats for i in (s.user_id, s.reserved_for) if i is not None}
     if not ids:

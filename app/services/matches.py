@@ -31,10 +31,13 @@ from app.services._rows import (
     has_control_characters,
     is_token,
     load_match,
+    load_seated_match,
     load_seats,
     load_seats_named,
     seat_of,
     seat_outs,
+    seated_match_query,
+    split_seated,
 )
 from app.services.errors import (
     Conflict,
@@ -70,8 +73,7 @@ async def get_match(db: AsyncSession, *, match_id: int, viewer_id: int | None, l
     The viewer's own pending decisions are applied for the viewer only; everybody else sees
     the committed state.
     """
-    match = await load_match(db, match_id)
-    seats, names = await load_seats_named(db, match_id)
+    match, seats, names = await load_seated_match(db, match_id)
     return await _view(db, match, seats, names, seat_of(seats, viewer_id), locale)
 
 
@@ -80,8 +82,7 @@ async def get_match_page(
     db: AsyncSession, *, match_id: int, viewer_id: int | None, locale: str
 ) -> tuple[MatchView, list[MessageOut] | None]:
     """``get_match`` and, for a player, the table's chat (``list_messages``) in one go."""
-    match = await load_match(db, match_id)
-    seats, names = await load_seats_named(db, match_id)
+    match, seats, names = await load_seated_match(db, match_id)
     viewer_seat = seat_of(seats, viewer_id)
     view = await _view(db, match, seats, names, viewer_seat, locale)
     chat = await _messages(db, match_id) if viewer_seat is not None else None
@@ -228,23 +229,16 @@ async def _act(
     if not 1 <= match_id <= MAX_ID:
         # Before any lookup: PostgreSQL refuses ids beyond its integer column outright.
         raise NotFound(f"there is no match {match_id}")
-    # The match and an earlier answer to this request id in one query.
-    found = (
-        await db.execute(
-            select(Match, MoveRequest)
-            .outerjoin(
-                MoveRequest, and_(MoveRequest.match_id == Match.id, MoveRequest.request_id == request_id)
-            )
-            .where(Match.id == match_id)
-            .execution_options(populate_existing=True)
-        )
-    ).first()
-    if found is None:
+    # The match, an earlier answer to this request id, the seats and their names: one query.
+    query = seated_match_query(match_id, MoveRequest).outerjoin(
+        MoveRequest, and_(MoveRequest.match_id == Match.id, MoveRequest.request_id == request_id)
+    )
+    found = (await db.execute(query)).all()
+    if not found:
         raise NotFound(f"there is no match {match_id}")
-    match, request = found._tuple()
+    match, request, seats, names = split_seated(found, extra=1)
     if request is not None:
         return await _stored(db, request, user_id)
-    seats, names = await load_seats_named(db, match_id)
     seat = seat_of(seats, user_id)
     if seat is None:
         raise Forbidden("you do not play in this match")
