@@ -361,7 +361,7 @@ def apply(state: State, seat: Seat, move: Move, rng: Rng) -> tuple[State, list[E
         raise IllegalMove("the game is over")
     if seat != state.current:
         raise IllegalMove("it is not your turn")
-    if move not in _moves(state, seat):
+    if not _offered(_moves(state, seat), move):
         raise IllegalMove(_reason(state, move))
     events: list[Event] = []
     action = move.action
@@ -381,6 +381,14 @@ def apply(state: State, seat: Seat, move: Move, rng: Rng) -> tuple[State, list[E
     else:
         state = _treasure_action(state, move, events)
     return _settle(state, events), events
+
+
+def _offered(moves: list[Move], move: Move) -> bool:
+    """``move in moves``, trying identity first: usually it is one of the very objects offered."""
+    for offered in moves:
+        if offered is move:
+            return True
+    return move in moves
 
 
 def _choose(state: State, move: Move, events: list[Event]) -> State:
