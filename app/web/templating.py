@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -12,6 +13,7 @@ from starlette.background import BackgroundTask
 from starlette.responses import HTMLResponse
 
 from app.i18n import LOCALES, translations
+from app.services._rows import game_title
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
 
@@ -48,6 +50,8 @@ def environment(locale: str) -> jinja2.Environment:
     env.install_gettext_translations(translations(locale), newstyle=True)  # type: ignore[attr-defined]
     env.globals["locale"] = locale
     env.globals["choice_label"] = _choice_label(locale)
+    # Summaries carry the English title; pages name games in their own language.
+    env.globals["game_name"] = functools.partial(game_title, locale=locale)
     return env
 
 

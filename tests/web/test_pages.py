@@ -287,3 +287,17 @@ async def test_a_finished_match_shows_ranks_and_replays_every_step(toy_match: To
         replay = await m.other.get(f"/matches/{m.id}/replay?step={step}")
         assert replay.status_code == 200
         assert f"Step {step} of {steps}" in replay.text
+
+
+async def test_pages_name_games_in_the_readers_language(api_user: MakeApiUser) -> None:
+    anna = await api_user(locale="de")
+    created = await anna.post("/api/matches", json={"game": "drachenland", "seats": 2, "options": {}})
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    for path in ("/matches", f"/users/{anna.name}"):
+        page = await anna.get(path)
+        assert f"Drachenland #{match_id}" in page.text, path
+        assert "Dragonland" not in page.text, path
+    english = await api_user()
+    lobby = await english.get("/")
+    assert f"Dragonland #{match_id}" in lobby.text  # the open table, in English
