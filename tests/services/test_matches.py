@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import random
 
 import pytest
 from sqlalchemy import func, select
@@ -26,7 +25,7 @@ from app.services.errors import (
 )
 from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
 from tests.conftest import MakeUser
-from tests.support.db import new_request_id, start_toy_match
+from tests.support.db import new_request_id, play_to_the_end, start_toy_match
 from tests.support.toygame import TOY
 
 
@@ -320,32 +319,10 @@ async def test_log_shows_a_drawn_hand_only_to_its_owner(db: AsyncSession, make_u
     assert alice_log[-1].text.startswith("You drew")
 
 
-async def _play_to_the_end(db: AsyncSession, match_id: int, users: list[UserOut], seed: int) -> MatchView:
-    chooser = random.Random(seed)
-    for _ in range(500):
-        spectator = await _view(db, match_id, None)
-        if spectator.status != "active":
-            return spectator
-        user = users[spectator.to_act[0]]
-        view = await _view(db, match_id, user)
-        if view.can_undo and chooser.random() < 0.2:
-            await matches.undo_move(
-                db,
-                match_id=match_id,
-                user_id=user.id,
-                expected_version=view.version,
-                request_id=new_request_id(),
-                locale="en",
-            )
-            continue
-        await _move(db, match_id, user, chooser.choice(view.legal), view.version)
-    raise AssertionError("the toy game did not end")
-
-
 async def test_replay_of_every_step_equals_the_snapshot(db: AsyncSession, make_user: MakeUser) -> None:
     users = [await make_user(), await make_user(), await make_user()]
     match_id = await start_toy_match(db, users)
-    final = await _play_to_the_end(db, match_id, users, seed=7)
+    final = await play_to_the_end(db, match_id, users, seed=7)
     assert final.status == "finished" and final.outcome is not None
     assert [s.rank for s in final.seats] == final.outcome.ranks
 

@@ -9,8 +9,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.async_play import Notification, RatingChange
 from app.services import matches, notify
 from tests.conftest import MakeUser
-from tests.services.test_matches import _play_to_the_end
-from tests.support.db import new_request_id, start_toy_match
+from tests.support.db import new_request_id, play_to_the_end, start_toy_match
 
 
 async def _kinds(db: AsyncSession, user_id: int, match_id: int) -> list[str]:
@@ -64,7 +63,7 @@ async def test_a_finished_match_is_rated_and_everybody_hears_of_it(
 ) -> None:
     users = [await make_user(), await make_user(), await make_user()]
     match_id = await start_toy_match(db, users)
-    final = await _play_to_the_end(db, match_id, users, seed=11)
+    final = await play_to_the_end(db, match_id, users, seed=11)
     assert final.status == "finished" and final.outcome is not None
 
     changes = list(await db.scalars(select(RatingChange).where(RatingChange.match_id == match_id)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.config import normalise_database_url
 from app.db.migrate import upgrade_to_head
 from app.db.session import asyncpg_dsn
-from app.services.schemas import UserOut
+from app.services.schemas import MatchView, UserOut
 
 
 def server_url() -> str | None:
@@ -82,3 +83,23 @@ async def start_toy_match(db: AsyncSession, players: list[UserOut], *, game: str
 
 def new_request_id() -> str:
     return secrets.token_hex(8)
+
+
+async def play_to_the_end(db: AsyncSession, match_id: int, users: list[UserOut], seed: int) -> MatchView:
+    """Random legal decisions (and now and then an undo) through the services until the end."""
+    from app.services import matches
+
+    chooser = random.Random(seed)
+    for _ in range(500):
+        spectator = await matches.get_match(db, match_id=match_id, viewer_id=None, locale="en")
+        if spectator.status != "active":
+            return spectator
+        user = users[spectator.to_act[0]]
+        view = await matches.get_match(db, match_id=match_id, viewer_id=user.id, locale="en")
+        ids = {"match_id": match_id, "user_id": user.id, "expected_version": view.version}
+        if view.can_undo and chooser.random() < 0.2:
+            await matches.undo_move(db, **ids, request_id=new_request_id(), locale="en")
+        else:
+            move = chooser.choice(view.legal)
+            await matches.submit_move(db, **ids, move=move, request_id=new_request_id(), locale="en")
+    raise AssertionError("the match did not end")
