@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.client import PASSWORD, unique_name
+from tests.browser.pages import register
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -49,16 +49,6 @@ document.addEventListener("htmx:afterSettle", e => { if (live(e)) window.dlRefre
 that commits, the acting page refetches its area too; the next click waits for that refresh.
 A refresh answered after a later decision's own swap would show the older board (see the
 report on the race in static/js/board.js); the test does not play faster than the page."""
-
-
-def register(page: Any, base_url: str) -> str:
-    name = unique_name("l")
-    page.goto(f"{base_url}/register")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form[action='/register'] button[type=submit]")
-    page.wait_for_url(f"{base_url}/")
-    return name
 
 
 class Player:

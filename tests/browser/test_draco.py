@@ -16,23 +16,14 @@ from typing import Any
 
 import pytest
 
-from tests.support.client import PASSWORD, request_id, unique_name
+from tests.browser.pages import register
+from tests.support.client import request_id
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 10_000
 MAX_TURNS = 150
 """Fast-forwarded turns before the summit discard; the steering reaches it in about 25-90."""
-
-
-def register(page: Any, base_url: str) -> str:
-    name = unique_name("d")
-    page.goto(f"{base_url}/register")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form[action='/register'] button[type=submit]")
-    page.wait_for_url(f"{base_url}/")
-    return name
 
 
 class Player:

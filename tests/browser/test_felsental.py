@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from app.games.felsental.board import NEIGHBOURS, distance
-from tests.support.client import PASSWORD, unique_name
+from tests.browser.pages import register
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -41,16 +41,6 @@ document.addEventListener("htmx:afterSettle", function (event) {
   if (event.target && event.target.id === "match-live") { window.__liveSwaps += 1; }
 });
 """
-
-
-def register(page: Any, base_url: str) -> str:
-    name = unique_name("f")
-    page.goto(f"{base_url}/register")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form[action='/register'] button[type=submit]")
-    page.wait_for_url(f"{base_url}/")
-    return name
 
 
 class Player:

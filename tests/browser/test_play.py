@@ -7,21 +7,11 @@ from typing import Any
 
 import pytest
 
-from tests.support.client import PASSWORD, unique_name
+from tests.browser.pages import register
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 10_000
-
-
-def register(page: Any, base_url: str) -> str:
-    name = unique_name("b")
-    page.goto(f"{base_url}/register")
-    page.fill("input[name=name]", name)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("form[action='/register'] button[type=submit]")
-    page.wait_for_url(f"{base_url}/")
-    return name
 
 
 def test_two_players_play_a_turn_with_undo_and_confirm_and_see_each_other_live(
