@@ -16,7 +16,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
-from app.db.async_play import MatchControl
+from app.db.async_play import MatchControl, Notification
 from app.db.models import LoggedMove, Match
 from app.services import clocks, lobby
 from app.services.schemas import UserOut
@@ -138,3 +138,13 @@ async def play_to_end(db: AsyncSession, match_id: int) -> Match:
         await conclusions.after_commit(db, match, seats)
         await db.commit()
     raise AssertionError("the toy match did not end")
+
+
+async def notification_kinds(db: AsyncSession, user_id: int, match_id: int) -> list[str]:
+    """The kinds of the user's notifications about the match, oldest first."""
+    rows = await db.scalars(
+        select(Notification.kind)
+        .where(Notification.user_id == user_id, Notification.match_id == match_id)
+        .order_by(Notification.id)
+    )
+    return list(rows)

@@ -6,26 +6,18 @@ from __future__ import annotations
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.async_play import Notification, RatingChange
+from app.db.async_play import RatingChange
 from app.services import matches, notify
 from tests.conftest import MakeUser
+from tests.services.async_support import notification_kinds
 from tests.support.db import new_request_id, play_to_the_end, start_toy_match
-
-
-async def _kinds(db: AsyncSession, user_id: int, match_id: int) -> list[str]:
-    rows = await db.scalars(
-        select(Notification.kind)
-        .where(Notification.user_id == user_id, Notification.match_id == match_id)
-        .order_by(Notification.id)
-    )
-    return list(rows)
 
 
 async def test_a_confirmed_turn_notifies_the_next_player_once(db: AsyncSession, make_user: MakeUser) -> None:
     alice, bob = await make_user(), await make_user()
     match_id = await start_toy_match(db, [alice, bob])
-    assert await _kinds(db, alice.id, match_id) == ["your_turn"]  # from the start
-    assert await _kinds(db, bob.id, match_id) == ["invited"]
+    assert await notification_kinds(db, alice.id, match_id) == ["your_turn"]  # from the start
+    assert await notification_kinds(db, bob.id, match_id) == ["invited"]
 
     view = await matches.get_match(db, match_id=match_id, viewer_id=alice.id, locale="en")
     subscription = notify.live.subscribe_user(bob.id)
@@ -40,7 +32,7 @@ async def test_a_confirmed_turn_notifies_the_next_player_once(db: AsyncSession, 
             locale="en",
         )
         # A pending decision tells nobody anything.
-        assert await _kinds(db, bob.id, match_id) == ["invited"]
+        assert await notification_kinds(db, bob.id, match_id) == ["invited"]
         if not pending.committed:
             await matches.confirm_turn(
                 db,
@@ -54,7 +46,7 @@ async def test_a_confirmed_turn_notifies_the_next_player_once(db: AsyncSession, 
         assert (nudge.kind, nudge.id) == ("user", bob.id)
     finally:
         await subscription.aclose()
-    assert await _kinds(db, bob.id, match_id) == ["invited", "your_turn"]
+    assert await notification_kinds(db, bob.id, match_id) == ["invited", "your_turn"]
     assert (await notify.badge(db, user_id=bob.id)).your_turn == 1
 
 
@@ -69,4 +61,4 @@ async def test_a_finished_match_is_rated_and_everybody_hears_of_it(
     changes = list(await db.scalars(select(RatingChange).where(RatingChange.match_id == match_id)))
     assert sorted(c.user_id for c in changes) == sorted(u.id for u in users)
     for user in users:
-        assert (await _kinds(db, user.id, match_id))[-1] == "match_ended"
+        assert (await notification_kinds(db, user.id, match_id))[-1] == "match_ended"

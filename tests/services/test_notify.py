@@ -9,17 +9,15 @@ from app.db.async_play import Notification
 from app.services import admin, clocks, conclusions, mail, notify
 from app.services._rows import load_seats
 from tests.conftest import MakeUser
-from tests.services.async_support import load, mail_settings, settle, smtp_sink, start_clocked_match
+from tests.services.async_support import (
+    load,
+    mail_settings,
+    notification_kinds,
+    settle,
+    smtp_sink,
+    start_clocked_match,
+)
 from tests.support.db import start_toy_match
-
-
-async def _kinds(db: AsyncSession, user_id: int, match_id: int) -> list[str]:
-    rows = await db.scalars(
-        select(Notification.kind)
-        .where(Notification.user_id == user_id, Notification.match_id == match_id)
-        .order_by(Notification.id)
-    )
-    return list(rows)
 
 
 async def _pass_turn(db: AsyncSession, match_id: int) -> None:
@@ -43,7 +41,7 @@ async def test_one_notification_per_waiting_period_and_a_live_badge(
     # (several committed decisions) without a second notification.
     assert await notify.record_turn(db, match, seats) == set()
     await db.commit()
-    assert await _kinds(db, alice.id, match_id) == ["your_turn"]
+    assert await notification_kinds(db, alice.id, match_id) == ["your_turn"]
 
     subscription = notify.live.subscribe_user(bob.id)
     try:
@@ -52,7 +50,7 @@ async def test_one_notification_per_waiting_period_and_a_live_badge(
         assert (nudge.kind, nudge.id) == ("user", bob.id)
     finally:
         await subscription.aclose()
-    assert await _kinds(db, bob.id, match_id) == ["invited", "your_turn"]
+    assert await notification_kinds(db, bob.id, match_id) == ["invited", "your_turn"]
     badge = await notify.badge(db, user_id=bob.id)
     assert badge.your_turn >= 1 and badge.unread >= 1
     assert (await notify.badge(db, user_id=alice.id)).your_turn == 0
@@ -63,15 +61,15 @@ async def test_one_notification_per_waiting_period_and_a_live_badge(
     assert (await notify.list_notifications(db, user_id=bob.id))[0].read
 
     await _pass_turn(db, match_id)  # alice's second waiting period: a second notification
-    assert await _kinds(db, alice.id, match_id) == ["your_turn", "your_turn"]
+    assert await notification_kinds(db, alice.id, match_id) == ["your_turn", "your_turn"]
 
 
 async def test_the_end_of_a_match_is_notified_to_everybody(db: AsyncSession, make_user: MakeUser) -> None:
     alice, bob = await make_user(), await make_user()
     match_id = await start_toy_match(db, [alice, bob])
     await conclusions.resign(db, match_id=match_id, user_id=bob.id)
-    assert await _kinds(db, alice.id, match_id) == ["your_turn", "match_ended"]
-    assert await _kinds(db, bob.id, match_id) == ["invited", "match_ended"]
+    assert await notification_kinds(db, alice.id, match_id) == ["your_turn", "match_ended"]
+    assert await notification_kinds(db, bob.id, match_id) == ["invited", "match_ended"]
 
 
 async def test_mail_goes_once_per_waiting_period_to_a_real_smtp_server(
