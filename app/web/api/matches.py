@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Any, Literal
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services import lobby
 from app.services import matches as match_service
@@ -109,52 +111,46 @@ async def get_match(match_id: int, db: SessionDep, user: OptionalUser, locale: L
 async def submit_move(
     match_id: int, body: MoveIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
-    try:
-        return await match_service.submit_move(
-            db,
-            match_id=match_id,
-            user_id=user.id,
-            move=body.move,
-            expected_version=body.expected_version,
-            request_id=body.request_id,
-            locale=locale,
-        )
-    except StaleVersion as exc:
-        return await _stale(exc, db, match_id, user.id, locale)
+    decision = match_service.submit_move(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        move=body.move,
+        expected_version=body.expected_version,
+        request_id=body.request_id,
+        locale=locale,
+    )
+    return await _answer(decision, db, match_id, user.id, locale)
 
 
 @router.post("/matches/{match_id}/undo", response_model=MoveResult, responses=DECISION)
 async def undo(
     match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
-    try:
-        return await match_service.undo_move(
-            db,
-            match_id=match_id,
-            user_id=user.id,
-            expected_version=body.expected_version,
-            request_id=body.request_id,
-            locale=locale,
-        )
-    except StaleVersion as exc:
-        return await _stale(exc, db, match_id, user.id, locale)
+    decision = match_service.undo_move(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        expected_version=body.expected_version,
+        request_id=body.request_id,
+        locale=locale,
+    )
+    return await _answer(decision, db, match_id, user.id, locale)
 
 
 @router.post("/matches/{match_id}/confirm", response_model=MoveResult, responses=DECISION)
 async def confirm(
     match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
-    try:
-        return await match_service.confirm_turn(
-            db,
-            match_id=match_id,
-            user_id=user.id,
-            expected_version=body.expected_version,
-            request_id=body.request_id,
-            locale=locale,
-        )
-    except StaleVersion as exc:
-        return await _stale(exc, db, match_id, user.id, locale)
+    decision = match_service.confirm_turn(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        expected_version=body.expected_version,
+        request_id=body.request_id,
+        locale=locale,
+    )
+    return await _answer(decision, db, match_id, user.id, locale)
 
 
 @router.get("/matches/{match_id}/replay/{step}", responses=errors(403, 404))
@@ -172,7 +168,13 @@ async def my_matches(
     return MyMatchesOut(your_turn=groups["your_turn"], waiting=groups["waiting"], finished=groups["finished"])
 
 
-async def _stale(exc: StaleVersion, db: SessionDep, match_id: int, user_id: int, locale: str) -> JSONResponse:
-    fresh = await match_service.get_match(db, match_id=match_id, viewer_id=user_id, locale=locale)
-    body = StaleOut(detail=exc.reason, current_version=fresh.version, match=fresh)
-    return JSONResponse(body.model_dump(mode="json"), status_code=409)
+async def _answer(
+    decision: Awaitable[MoveResult], db: AsyncSession, match_id: int, user_id: int, locale: str
+) -> MoveResult | JSONResponse:
+    """A decision's result; a stale version answers 409 with the fresh match."""
+    try:
+        return await decision
+    except StaleVersion as exc:
+        fresh = await match_service.get_match(db, match_id=match_id, viewer_id=user_id, locale=locale)
+        body = StaleOut(detail=exc.reason, current_version=fresh.version, match=fresh)
+        return JSONResponse(body.model_dump(mode="json"), status_code=409)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
 from markupsafe import Markup, escape
+from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.responses import Response
 
 from app.engine.registry import UnknownGame, get_game
@@ -65,19 +67,16 @@ async def post_move(
     expected_version: Version,
     request_id: RequestId,
 ) -> Response:
-    try:
-        result = await match_service.submit_move(
-            db,
-            match_id=match_id,
-            user_id=user.id,
-            move=move,
-            expected_version=expected_version,
-            request_id=request_id,
-            locale=locale,
-        )
-    except StaleVersion:
-        return await stale_area(request, db, user, locale, match_id)
-    return _result_area(request, result, locale, user)
+    decision = match_service.submit_move(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        move=move,
+        expected_version=expected_version,
+        request_id=request_id,
+        locale=locale,
+    )
+    return await _decided_area(request, db, user, locale, match_id, decision)
 
 
 @router.post("/matches/{match_id}/undo")
@@ -90,18 +89,15 @@ async def post_undo(
     expected_version: Version,
     request_id: RequestId,
 ) -> Response:
-    try:
-        result = await match_service.undo_move(
-            db,
-            match_id=match_id,
-            user_id=user.id,
-            expected_version=expected_version,
-            request_id=request_id,
-            locale=locale,
-        )
-    except StaleVersion:
-        return await stale_area(request, db, user, locale, match_id)
-    return _result_area(request, result, locale, user)
+    decision = match_service.undo_move(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        expected_version=expected_version,
+        request_id=request_id,
+        locale=locale,
+    )
+    return await _decided_area(request, db, user, locale, match_id, decision)
 
 
 @router.post("/matches/{match_id}/confirm")
@@ -114,15 +110,28 @@ async def post_confirm(
     expected_version: Version,
     request_id: RequestId,
 ) -> Response:
+    decision = match_service.confirm_turn(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        expected_version=expected_version,
+        request_id=request_id,
+        locale=locale,
+    )
+    return await _decided_area(request, db, user, locale, match_id, decision)
+
+
+async def _decided_area(
+    request: Request,
+    db: AsyncSession,
+    user: UserOut,
+    locale: str,
+    match_id: int,
+    decision: Awaitable[MoveResult],
+) -> Response:
+    """The area after a move, undo or confirm; a stale version answers with the fresh board."""
     try:
-        result = await match_service.confirm_turn(
-            db,
-            match_id=match_id,
-            user_id=user.id,
-            expected_version=expected_version,
-            request_id=request_id,
-            locale=locale,
-        )
+        result = await decision
     except StaleVersion:
         return await stale_area(request, db, user, locale, match_id)
     return _result_area(request, result, locale, user)
