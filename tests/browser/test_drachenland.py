@@ -291,12 +291,12 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
             demonstrate_undo(actor, other, state, move)
             done.add("undo")
         if move == "roll":
-            rolls = actor.log(f"Player {actor.seat + 1} rolls").count()
+            rolls = actor.log(f"{actor.name} rolls").count()
             state = actor.move(move)
             dice = state["view"]["dice"]
-            expect(actor.log(f"Player {actor.seat + 1} rolls")).to_have_count(rolls + 1)
-            expect(actor.log(f"Player {actor.seat + 1} rolls").first).to_have_text(
-                f"Player {actor.seat + 1} rolls {dice[0]} and {dice[1]}"
+            expect(actor.log(f"{actor.name} rolls")).to_have_count(rolls + 1)
+            expect(actor.log(f"{actor.name} rolls").first).to_have_text(
+                f"{actor.name} rolls {dice[0]} and {dice[1]}"
             )
             expect(page.locator(".dl-dice .dl-die-value")).to_have_text([str(d) for d in dice])
             expect(undo).to_be_disabled()  # the roll is final
@@ -313,14 +313,14 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
             state = actor.move(move)
             if move == "reroll":
                 dice = state["view"]["dice"]
-                expect(actor.log(f"Player {actor.seat + 1} rerolls {dice[0]} and {dice[1]}")).to_have_count(1)
+                expect(actor.log(f"{actor.name} rerolls {dice[0]} and {dice[1]}")).to_have_count(1)
                 expect(page.locator(".dl-dice .dl-die-value")).to_have_text([str(d) for d in dice])
                 other.synced(state["version"])  # a reroll draws from the dice: final and public
                 expect(seen).to_have_count(rerolls - 1)  # tiles lie open: the other page shows it
             elif move.startswith("boat:"):
                 expect(actor.log("the Boatman ferries")).not_to_have_count(0)
             else:
-                expect(actor.log(f"Player {actor.seat + 1} plays")).not_to_have_count(0)
+                expect(actor.log(f"{actor.name} plays")).not_to_have_count(0)
             expect(actor.panel().locator(".dl-tile-btn")).to_have_count(tiles_before - 1)
             done.add("tile")
         elif move.startswith("choose:"):
@@ -407,7 +407,7 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
     state = actor.activate("[data-match-action=confirm]")
     assert state["to_act"] == [other.seat], state["to_act"]
     expect(page.locator(".log-entry.pending")).to_have_count(0)
-    expect(actor.log(f"Player {other.seat + 1} to play")).not_to_have_count(0)
+    expect(actor.log(f"{other.name} to play")).not_to_have_count(0)
     assert actor.page.locator(".log-entry").count() > lines
     expect(undo).to_be_disabled()
     expect(page.locator(".turn-status")).to_contain_text(f"Waiting for {other.name}")
@@ -416,7 +416,7 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
     for colour in moved:
         node = figures_of(state["view"], actor.seat)[colour]
         expect(other.figure(colour, actor.seat)).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
-    expect(other.log(f"Player {other.seat + 1} to play")).not_to_have_count(0)
+    expect(other.log(f"{other.name} to play")).not_to_have_count(0)
     done.add("confirm")
 
 

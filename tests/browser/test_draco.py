@@ -118,7 +118,7 @@ def test_three_players_play_draco_in_the_browser(server: Server, browser: Any) -
         for page in pages:
             page.set_default_timeout(TIMEOUT_MS)
             page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-            register(page, base)
+        names = [register(page, base) for page in pages]
         alice, bob, carol = (Player(p, base) for p in pages)
 
         # Alice opens a three-player match in the lobby (fixed order: she moves first); the others join.
@@ -206,7 +206,8 @@ def test_three_players_play_draco_in_the_browser(server: Server, browser: Any) -
         expect(carol.page.locator(f".draco .dragon-{dragon}")).to_have_attribute(
             "aria-label", re.compile(rf"space {by_card[chosen]} ")
         )
-        expect(carol.page.locator(".log-entry", has_text="Player 1 draws")).to_have_count(1)
+        # The log names players ("Player 1 draws" from the rules becomes Alice's name).
+        expect(carol.page.locator(".log-entry", has_text=f"{names[0]} draws")).to_have_count(1)
         assert reveals == 1
 
         # Bob plays by a target circle, Carol by a hand card (all through the pages), each confirming.

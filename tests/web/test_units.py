@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from starlette.datastructures import FormData
 
-from app.services.schemas import GameOut, OptionOut
+from app.services.schemas import GameOut, LogEntry, OptionOut
 from app.web.pages.common import safe_next
 from app.web.pages.lobby import parse_names, parse_options
+from app.web.pages.matches import log_items, with_names
 from app.web.security import csrf_matches, csrf_token
 
 
@@ -62,3 +63,14 @@ def test_an_option_value_outside_the_choices_is_refused() -> None:
 
 def test_invite_names_split_on_commas_and_semicolons() -> None:
     assert parse_names(" anna, bert;  carl ,, ") == ["anna", "bert", "carl"]
+
+
+def test_log_lines_name_the_players() -> None:
+    names = {0: "anna", 1: "bo<b>"}
+    assert with_names("Player 2 plays Red 5; Player 1 draws", names) == "bo<b> plays Red 5; anna draws"
+    assert with_names("Spieler 1 ist am Zug", names) == "anna ist am Zug"
+    assert with_names("Player 3 passes", names) == "Player 3 passes"  # no such seat: left alone
+    assert with_names("Player 12 and Player 2x", names) == "Player 12 and Player 2x"
+    assert with_names("Player 1 draws", {}) == "Player 1 draws"
+    entry = LogEntry(seq=1, seat=1, text="Player 2 rolls", pieces=[], pending=False, kind="roll")
+    assert "bo&lt;b&gt; rolls" in log_items([entry], "en", names)  # names are escaped like all text

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+import re
+from collections.abc import Awaitable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request
@@ -177,6 +178,7 @@ async def replay_page(
     seats = await match_service.get_seats(db, match_id=match_id)
     board = replay_board_context(rv, locale)
     board["players"] = [{"seat": s.seat, "name": s.name or ""} for s in seats]
+    log_html = log_items(rv.log, locale, {s.seat: s.name for s in seats if s.name})
     return page(
         request,
         "match/replay.html",
@@ -187,6 +189,7 @@ async def replay_page(
         game_css=_static_if_present(rv.game, "board.css"),
         game_js=_static_if_present(rv.game, "board.js"),
         seats=seats,
+        log_html=log_html,
         **board,
     )
 
@@ -231,16 +234,30 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
         "players": [{"seat": s.seat, "name": s.name or ""} for s in m.seats],
         "replay": False,
         "t": ui_text(m.game, locale),
-        "log_html": log_items(m.log, locale),
+        "log_html": log_items(m.log, locale, {s.seat: s.name for s in m.seats if s.name}),
     }
 
 
-def log_items(log: list[LogEntry], locale: str) -> Markup:
-    """The log list's items, newest first, exactly as ``match/_area.html`` lays them out.
+_SEAT_WORD = re.compile(r"\b(?:Player|Spieler) ([1-9])\b")
+
+
+def with_names(text: str, names: Mapping[int, str]) -> str:
+    """A log line with its players' names: the games write "Player 2" (they know seats, not users)."""
+
+    def name(found: re.Match[str]) -> str:
+        return names.get(int(found.group(1)) - 1) or found.group(0)
+
+    return _SEAT_WORD.sub(name, text) if names else text
+
+
+def log_items(log: list[LogEntry], locale: str, names: Mapping[int, str] | None = None) -> Markup:
+    """The log list's items, newest first, as the match and replay pages lay them out.
 
     Built here rather than in a Jinja loop: a long match has hundreds of lines, and the loop
     (attribute lookups, a filter and escaping per line) was most of the area's own render time.
+    ``names`` (seat -> user name) replace the games' "Player N".
     """
+    names = names or {}
     gettext = translations(locale).gettext
     if not log:
         return Markup(f'          <li class="empty">{gettext("Nothing has happened yet.")}</li>\n')
@@ -249,7 +266,7 @@ def log_items(log: list[LogEntry], locale: str) -> Markup:
         "".join(
             f'          <li class="log-entry{" pending" if e.pending else ""}" '
             f'data-pieces="{escape(" ".join(e.pieces))}" tabindex="0">'
-            f"{pending if e.pending else ''}{escape(e.text)}</li>\n"
+            f"{pending if e.pending else ''}{escape(with_names(e.text, names))}</li>\n"
             for e in reversed(log)
         )
     )
