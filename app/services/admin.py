@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
@@ -27,6 +27,8 @@ from app.services.play_schemas import AdminUserOut, SettingsOut
 from app.services.schemas import UserOut
 
 RESET_LIFETIME = timedelta(hours=1)
+RESETS_PER_LIFETIME = 3
+"""Reset mails per account within one link lifetime (more would let anyone flood a mailbox)."""
 EMAIL_MAX = 254
 USERS_LISTED = 500
 
@@ -142,8 +144,15 @@ async def request_password_reset(db: AsyncSession, settings: Settings, *, name: 
     user, prefs = row[0], row[1]
     if not prefs.email or prefs.disabled:
         return
-    token = secrets.token_urlsafe(32)
     now = utcnow()
+    recent = await db.scalar(
+        select(func.count())
+        .select_from(PasswordReset)
+        .where(PasswordReset.user_id == user.id, PasswordReset.created_at > now - RESET_LIFETIME)
+    )
+    if (recent or 0) >= RESETS_PER_LIFETIME:
+        return  # the same answer as always: the links already sent still work
+    token = secrets.token_urlsafe(32)
     db.add(
         PasswordReset(
             token_hash=_hash(token), user_id=user.id, created_at=now, expires_at=now + RESET_LIFETIME

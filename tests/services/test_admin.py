@@ -105,6 +105,21 @@ async def test_a_forgotten_password_is_reset_by_mail(
         await admin.reset_password_with_token(db, token=token, password="another password")
 
 
+async def test_reset_mails_are_limited_per_account(
+    db: AsyncSession, make_user: MakeUser, database_url: str
+) -> None:
+    alice = await make_user()
+    with smtp_sink() as (sink, port):
+        settings = mail_settings(database_url, port)
+        await admin.update_settings(
+            db, settings, user_id=alice.id, email="flood@example.org", mail_opt_out=False
+        )
+        for _ in range(admin.RESETS_PER_LIFETIME + 2):
+            await admin.request_password_reset(db, settings, name=alice.name)  # never an error
+        await settle()
+        assert len(sink.to("flood@example.org")) == admin.RESETS_PER_LIFETIME
+
+
 async def test_without_smtp_a_reset_by_mail_is_refused(
     db: AsyncSession, make_user: MakeUser, database_url: str
 ) -> None:
