@@ -106,6 +106,10 @@ def test_two_players_play_a_turn_with_undo_and_confirm_and_see_each_other_live(
         expect(bob.locator("#match-area [data-move]").first).to_be_visible()
         expect(bob.locator(".log-entry").first).to_be_visible()
         expect(bob.locator("#turn-badge")).to_contain_text("Your turn: 1")
+        # Chat reaches the other player's open page live (not only by the minute's poll).
+        alice.fill("#chat-text", "gut gespielt <b>!</b>")
+        alice.locator(".chat-form button[type=submit]").click()
+        expect(bob.locator("#chat")).to_contain_text("gut gespielt <b>!</b>", timeout=5_000)
         # With nothing new to tell, a reloaded page still refreshes its area when the stream opens.
         with alice.expect_request(re.compile(r"/matches/\d+/area$")):
             alice.reload()
