@@ -14,7 +14,8 @@ COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
-RUN pip install . && mkdir -p var && chown drachenhort var
+# Editable: the app finds templates/, static/ and migrations/ beside its package, here.
+RUN pip install -e . && mkdir -p var && chown drachenhort var
 
 USER drachenhort
 EXPOSE 8000
