@@ -2,6 +2,9 @@
 (function () {
   "use strict";
 
+  // With scripts on, the language select submits itself: its button is for pages without them.
+  document.documentElement.classList.add("js");
+
   document.addEventListener("change", function (event) {
     var el = event.target;
     if (el instanceof Element && el.hasAttribute("data-autosubmit") && el.form) {
