@@ -65,10 +65,7 @@ async def set_time_control(
     db: AsyncSession, *, match_id: int, user_id: int, days_per_move: int | None, policy: str
 ) -> ClockOut:
     """Choose the clock of a match that has not started (its creator only)."""
-    if days_per_move is not None and not DAYS_MIN <= days_per_move <= DAYS_MAX:
-        raise InvalidInput(f"a time control has {DAYS_MIN} to {DAYS_MAX} days per move")
-    if policy not in TimeoutPolicy.ALL:
-        raise InvalidInput(f"the timeout policy is one of {', '.join(TimeoutPolicy.ALL)}")
+    check_time_control(days_per_move, policy)
     match = await load_match(db, match_id)
     if match.created_by != user_id:
         raise Forbidden("only the creator can choose the time control")
@@ -78,6 +75,14 @@ async def set_time_control(
     control.days_per_move, control.policy = days_per_move, policy
     await db.commit()
     return conclusions.clock_out(match, control, deadline(match, control))
+
+
+def check_time_control(days_per_move: int | None, policy: str) -> None:
+    """Refuse a time control out of range or an unknown timeout policy."""
+    if days_per_move is not None and not DAYS_MIN <= days_per_move <= DAYS_MAX:
+        raise InvalidInput(f"a time control has {DAYS_MIN} to {DAYS_MAX} days per move")
+    if policy not in TimeoutPolicy.ALL:
+        raise InvalidInput(f"the timeout policy is one of {', '.join(TimeoutPolicy.ALL)}")
 
 
 def deadline(match: Match, control: MatchControl) -> datetime | None:

@@ -12,6 +12,7 @@ from app.services.errors import InvalidInput
 from app.services.matches import get_match
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect
+from app.web.pages.lobby import days_per_move
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 
@@ -35,12 +36,8 @@ async def set_time_control(
     days: Annotated[str, Form(max_length=4)] = "",
     policy: Annotated[str, Form(max_length=16)] = "timeout_move",
 ) -> Response:
-    try:
-        days_per_move = int(days) if days.strip() else None
-    except ValueError:
-        raise InvalidInput("days per move must be a number") from None
     await clocks.set_time_control(
-        db, match_id=match_id, user_id=user.id, days_per_move=days_per_move, policy=policy
+        db, match_id=match_id, user_id=user.id, days_per_move=days_per_move(days), policy=policy
     )
     return redirect(f"/matches/{match_id}", request)
 
