@@ -259,9 +259,12 @@ def log_items(log: list[LogEntry], locale: str, names: Mapping[int, str] | None 
     """
     names = names or {}
     gettext = translations(locale).gettext
+    # Outside the f-strings: the catalogue extractor does not look inside them.
     if not log:
-        return Markup(f'          <li class="empty">{gettext("Nothing has happened yet.")}</li>\n')
-    pending = f'<span class="tag">{gettext("pending")}</span> '
+        empty = gettext("Nothing has happened yet.")
+        return Markup(f'          <li class="empty">{empty}</li>\n')
+    tag = gettext("pending")
+    pending = f'<span class="tag">{tag}</span> '
     return Markup(
         "".join(
             f'          <li class="log-entry{" pending" if e.pending else ""}" '
