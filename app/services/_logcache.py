@@ -122,6 +122,16 @@ async def newest_rows(
     return rows
 
 
+async def rows_between(db: AsyncSession, match_id: int, first: int, last: int) -> list[LoggedRow]:
+    """The committed decisions ``first``..``last`` in order, read from the database (not cached)."""
+    query = (
+        select(LoggedMove.seq, LoggedMove.seat, LoggedMove.events)
+        .where(LoggedMove.match_id == match_id, LoggedMove.seq >= first, LoggedMove.seq <= last)
+        .order_by(LoggedMove.seq)
+    )
+    return [LoggedRow(seq, seat, _events(events)) for seq, seat, events in (await db.execute(query)).tuples()]
+
+
 def logged_rows(first_seq: int, decisions: Sequence[Decision]) -> list[LoggedRow]:
     """The rows ``decisions`` are logged as, numbered from ``first_seq`` (no database read)."""
     return [LoggedRow(seq, d.seat, d.events) for seq, d in enumerate(decisions, start=first_seq)]

@@ -380,19 +380,7 @@ async def _stored(db: AsyncSession, row: MoveRequest, user_id: int) -> MoveResul
     match = answer["match"]
     log: list[LogEntry] = []
     if shown["last"] >= shown["first"]:
-        query = (
-            select(LoggedMove.seq, LoggedMove.seat, LoggedMove.events)
-            .where(
-                LoggedMove.match_id == row.match_id,
-                LoggedMove.seq >= shown["first"],
-                LoggedMove.seq <= shown["last"],
-            )
-            .order_by(LoggedMove.seq)
-        )
-        logged = [
-            _logcache.LoggedRow(seq, seat, tuple(map(Event.from_json, events)))
-            for seq, seat, events in (await db.execute(query)).tuples()
-        ]
+        logged = await _logcache.rows_between(db, row.match_id, shown["first"], shown["last"])
         log = _logcache.visible_entries(
             get_game(match["game"]), logged, match["viewer_seat"], shown["locale"]
         )
