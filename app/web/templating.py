@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +50,7 @@ def environment(locale: str) -> jinja2.Environment:
     env.globals["locale"] = locale
     env.globals["choice_label"] = _choice_label(locale)
     # Summaries carry the English title; pages name games in their own language.
-    env.globals["game_name"] = functools.partial(game_title, locale=locale)
+    env.globals["game_name"] = partial(game_title, locale=locale)
     return env
 
 
