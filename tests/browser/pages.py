@@ -16,3 +16,36 @@ def register(page: Any, base_url: str) -> str:
     page.click("form[action='/register'] button[type=submit]")
     page.wait_for_url(f"{base_url}/")
     return name
+
+
+class MatchPlayer:
+    """One browser context on a match page, with its own JSON view of the match."""
+
+    def __init__(self, page: Any, base: str, name: str = "") -> None:
+        self.page = page
+        self.base = base
+        self.name = name
+        self.match_id = 0
+
+    def state(self) -> dict[str, Any]:
+        """The match as this player's API sees it."""
+        response = self.page.request.get(f"{self.base}/api/matches/{self.match_id}")
+        assert response.ok, response.text()
+        data: dict[str, Any] = response.json()
+        return data
+
+    def version(self) -> str:
+        """The version the page shows."""
+        return str(self.page.locator("#match-area").get_attribute("data-version"))
+
+    def synced(self, version: int) -> None:
+        """Wait until the page shows ``version`` (it arrives over SSE, no reload)."""
+        self.page.wait_for_function(
+            "v => document.getElementById('match-area')?.getAttribute('data-version') === v", arg=str(version)
+        )
+
+    def board_changed(self, before: str) -> None:
+        """Wait until the page shows another version than ``before`` (a decision's answer)."""
+        self.page.wait_for_function(
+            "v => document.getElementById('match-area')?.getAttribute('data-version') !== v", arg=before
+        )

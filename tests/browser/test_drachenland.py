@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import register
+from tests.browser.pages import MatchPlayer, register
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -51,24 +51,12 @@ A refresh answered after a later decision's own swap would show the older board 
 report on the race in static/js/board.js); the test does not play faster than the page."""
 
 
-class Player:
-    """One browser context on the match page, with its API view."""
+class Player(MatchPlayer):
+    """One browser context on the match page, with its API view and its seat."""
 
     def __init__(self, page: Any, base: str, name: str) -> None:
-        self.page = page
-        self.base = base
-        self.name = name
-        self.match_id = 0
+        super().__init__(page, base, name)
         self.seat = -1
-
-    def state(self) -> dict[str, Any]:
-        response = self.page.request.get(f"{self.base}/api/matches/{self.match_id}")
-        assert response.ok, response.text()
-        data: dict[str, Any] = response.json()
-        return data
-
-    def version(self) -> str:
-        return str(self.page.locator("#match-area").get_attribute("data-version"))
 
     def refreshed(self, after: int) -> None:
         """Wait for a live refresh of the area beyond the ``after``-th, with none in flight."""
@@ -76,12 +64,6 @@ class Player:
 
     def refreshes(self) -> int:
         return int(self.page.evaluate("window.dlRefreshes"))
-
-    def synced(self, version: int) -> None:
-        """Wait until the page shows ``version`` (live updates arrive over SSE, no reload)."""
-        self.page.wait_for_function(
-            "v => document.getElementById('match-area')?.getAttribute('data-version') === v", arg=str(version)
-        )
 
     def activate(self, selector: str, keyboard: bool = False) -> dict[str, Any]:
         """Click (or focus and press Enter on) a move or action; wait for the fresh board.
@@ -98,9 +80,7 @@ class Player:
             self.page.keyboard.press("Enter")
         else:
             target.click()
-        self.page.wait_for_function(
-            "v => document.getElementById('match-area')?.getAttribute('data-version') !== v", arg=before
-        )
+        self.board_changed(before)
         state = self.state()
         if not state["can_undo"] and "undo" not in selector:
             self.refreshed(refreshes)  # committed: every page, this one too, refetches the area

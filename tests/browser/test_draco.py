@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import register
+from tests.browser.pages import MatchPlayer, register
 from tests.support.client import request_id
 from tests.support.server import Server
 
@@ -27,37 +27,18 @@ MAX_MATCHES = 5
 """Fast-forwarded turns before the summit discard; the steering reaches it in about 25-90."""
 
 
-class Player:
-    """One browser context on the match page, with its API view."""
+class Player(MatchPlayer):
+    """One browser context on the match page, with its API view and its CSRF token."""
 
     def __init__(self, page: Any, base: str) -> None:
-        self.page = page
-        self.base = base
-        self.match_id = 0
+        super().__init__(page, base)
         self.csrf = ""
-
-    def state(self) -> dict[str, Any]:
-        response = self.page.request.get(f"{self.base}/api/matches/{self.match_id}")
-        assert response.ok, response.text()
-        data: dict[str, Any] = response.json()
-        return data
-
-    def version(self) -> str:
-        return str(self.page.locator("#match-area").get_attribute("data-version"))
-
-    def synced(self, version: int) -> None:
-        """Wait until the page shows ``version`` (it arrives over SSE, no reload)."""
-        self.page.wait_for_function(
-            "v => document.getElementById('match-area')?.getAttribute('data-version') === v", arg=str(version)
-        )
 
     def click(self, selector: str) -> None:
         """Click a move or action on the page and wait for the board to be swapped."""
         before = self.version()
         self.page.locator(selector).first.click()
-        self.page.wait_for_function(
-            "v => document.getElementById('match-area')?.getAttribute('data-version') !== v", arg=before
-        )
+        self.board_changed(before)
 
     def post(self, path: str, version: int, move: str | None = None) -> dict[str, Any]:
         """A decision over the JSON API, from this browser context (its cookie, its CSRF token)."""

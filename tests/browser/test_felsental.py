@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from app.games.felsental.board import NEIGHBOURS, distance
-from tests.browser.pages import register
+from tests.browser.pages import MatchPlayer, register
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -43,23 +43,8 @@ document.addEventListener("htmx:afterSettle", function (event) {
 """
 
 
-class Player:
+class Player(MatchPlayer):
     """One browser context on the match page, with its own API view."""
-
-    def __init__(self, page: Any, base: str, name: str) -> None:
-        self.page = page
-        self.base = base
-        self.name = name
-        self.match_id = 0
-
-    def state(self) -> dict[str, Any]:
-        response = self.page.request.get(f"{self.base}/api/matches/{self.match_id}")
-        assert response.ok, response.text()
-        data: dict[str, Any] = response.json()
-        return data
-
-    def version(self) -> str:
-        return str(self.page.locator("#match-area").get_attribute("data-version"))
 
     def synced(self, version: int) -> None:
         """Wait until the page shows ``version`` (a live update arrives over SSE, no reload) and
@@ -79,9 +64,7 @@ class Player:
             self.page.keyboard.press("Enter")
         else:
             self.page.locator(selector).first.click()
-        self.page.wait_for_function(
-            "v => document.getElementById('match-area')?.getAttribute('data-version') !== v", arg=before
-        )
+        self.board_changed(before)
         after = self.state()
         if not after["can_undo"]:
             # Committed: the server nudges every page, this one too; let that refresh land.
