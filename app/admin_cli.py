@@ -40,7 +40,7 @@ def run_create(args: argparse.Namespace) -> int:
 
 async def _create(name: str, password: str) -> Any:
     from app.config import get_settings
-    from app.db.session import make_engine, make_sessionmaker
+    from app.db.session import dispose, make_engine, make_sessionmaker
     from app.services import admin
 
     engine = make_engine(get_settings().database_url)
@@ -48,7 +48,7 @@ async def _create(name: str, password: str) -> Any:
         async with make_sessionmaker(engine)() as db:
             return await admin.create_admin(db, name=name, password=password)
     finally:
-        await engine.dispose()
+        await dispose(engine)
 
 
 def _read_password() -> str:

@@ -27,6 +27,11 @@ class Settings(BaseSettings):
     secret_key: str = ""
     """Keys the CSRF tokens (HMAC); when unset, generated once and kept in ``<data_dir>/secret_key``."""
     data_dir: Path = Path("./var")
+    db_pool_size: int = Field(default=5, ge=1, le=100)
+    """SQLAlchemy's connections per process (everything but the move path); as many again may
+    open for a burst."""
+    move_pool_size: int = Field(default=10, ge=1, le=200)
+    """The move path's own connections per process (PostgreSQL)."""
     base_url: str = "http://127.0.0.1:8000"
     smtp_host: str | None = None
     smtp_port: int = 587

@@ -17,8 +17,9 @@ from fastapi.staticfiles import StaticFiles
 
 import app.games  # noqa: F401 - importing registers every game
 from app.config import Settings, get_settings
-from app.db.session import make_engine, make_sessionmaker
-from app.services import clocks
+from app.db.session import dispose, make_engine, make_sessionmaker
+from app.db.store import store_for
+from app.services import clocks, sessions
 from app.services.live import Broker
 from app.web import errors
 from app.web.api import router as api_router
@@ -38,16 +39,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = make_engine(settings.database_url)
+        engine = make_engine(settings.database_url, pool_size=settings.db_pool_size)
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
+        store_for(engine, pool_size=settings.move_pool_size)
         app.state.broker = await Broker.start(settings)
+        sessions.listen(app.state.broker)
         try:
             async with clocks.running(app.state.sessionmaker, settings):
                 yield
         finally:
             await app.state.broker.stop()
-            await engine.dispose()
+            await dispose(engine)
 
     app = FastAPI(
         title="Drachenhort",

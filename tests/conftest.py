@@ -22,7 +22,7 @@ import pytest
 from argon2 import PasswordHasher
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import dispose, make_engine, make_sessionmaker
 from app.engine.registry import register, unregister
 from app.services import accounts
 from app.services.schemas import UserOut
@@ -67,7 +67,7 @@ def is_postgres() -> bool:
 async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
     engine = make_engine(database_url)
     yield engine
-    await engine.dispose()
+    await dispose(engine)
 
 
 @pytest.fixture

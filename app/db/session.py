@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import orjson
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
@@ -14,17 +15,29 @@ from app.config import is_postgres_url, normalise_database_url
 SQLITE_BUSY_TIMEOUT_MS = 15_000
 
 
-def make_engine(url: str, **kwargs: Any) -> AsyncEngine:
-    """An async engine; SQLite gets WAL, foreign keys and a busy timeout on every connection."""
+def make_engine(url: str, *, pool_size: int = 5, **kwargs: Any) -> AsyncEngine:
+    """An async engine; SQLite gets WAL, foreign keys and a busy timeout on every connection.
+
+    PostgreSQL connections are not pinged before each use (that was a round trip each time):
+    a connection that died is noticed by its first statement, which SQLAlchemy then
+    invalidates with the rest of the pool; that request answers 503, the next ones reconnect.
+    JSON goes through orjson both ways.
+    """
     url = normalise_database_url(url)
+    kwargs.setdefault("json_serializer", _json_text)
+    kwargs.setdefault("json_deserializer", orjson.loads)
     if is_postgres_url(url):
-        return create_async_engine(url, pool_pre_ping=True, **kwargs)
+        return create_async_engine(url, pool_size=pool_size, max_overflow=pool_size, **kwargs)
     database = make_url(url).database
     if database and database != ":memory:":
         Path(database).parent.mkdir(parents=True, exist_ok=True)
     engine = create_async_engine(url, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}, **kwargs)
     event.listen(engine.sync_engine, "connect", _configure_sqlite)
     return engine
+
+
+def _json_text(value: Any) -> str:
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
@@ -48,3 +61,11 @@ def _configure_sqlite(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
+
+
+async def dispose(engine: AsyncEngine) -> None:
+    """Close the engine's move-path store (it has a pool of its own), then the engine."""
+    from app.db.store import close_store  # the store package imports this module
+
+    await close_store(engine)
+    await engine.dispose()

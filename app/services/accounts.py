@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import secrets
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.async_play import UserSettings
 from app.db.models import LoginAttempt, User, UserSession
 from app.db.types import utcnow
+from app.services import sessions
 from app.services._db import use_case
 from app.services._rows import has_control_characters
 from app.services.errors import BadCredentials, Forbidden, InvalidInput, NameTaken, NotFound, RateLimited
@@ -115,9 +116,19 @@ async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut
 async def user_for_token(db: AsyncSession, *, token: str) -> UserOut | None:
     """The user a session token belongs to, or None (unknown, expired or logged out).
 
-    Every request asks this: one query for plain columns (no ORM objects), and a write only
-    when the session expired or ``last_seen_at`` is older than ``SEEN_RESOLUTION``.
+    Every request asks this, so the answer is kept per process for a while (``sessions``).
     """
+    user = sessions.kept_user(db, token)
+    if user is None:
+        found = await _session_for_token(db, token)
+        user, expires_at = found if found is not None else (None, None)
+        sessions.keep(db, token, user, expires_at)
+    return user
+
+
+async def _session_for_token(db: AsyncSession, token: str) -> tuple[UserOut, datetime] | None:
+    """The user and the session's expiry: one query for plain columns (no ORM objects), and a
+    write only when the session expired or ``last_seen_at`` is older than ``SEEN_RESOLUTION``."""
     if not token or len(token) > 200:
         return None
     token_hash = _token_hash(token)
@@ -144,21 +155,26 @@ async def user_for_token(db: AsyncSession, *, token: str) -> UserOut | None:
         await db.commit()
         return None
     if now - last_seen_at >= SEEN_RESOLUTION:
+        expires_at = now + SESSION_LIFETIME
         await db.execute(
             update(UserSession)
             .where(UserSession.token_hash == token_hash)
-            .values(last_seen_at=now, expires_at=now + SESSION_LIFETIME)
+            .values(last_seen_at=now, expires_at=expires_at)
             .execution_options(synchronize_session=False)
         )
         await db.commit()
-    return UserOut(id=user_id, name=name, locale=locale, is_admin=is_admin)
+    return UserOut(id=user_id, name=name, locale=locale, is_admin=is_admin), expires_at
 
 
 @use_case
 async def log_out(db: AsyncSession, *, token: str) -> None:
     """End the session (a no-op for an unknown token)."""
-    await db.execute(delete(UserSession).where(UserSession.token_hash == _token_hash(token)))
+    ended = await db.scalar(
+        delete(UserSession).where(UserSession.token_hash == _token_hash(token)).returning(UserSession.user_id)
+    )
     await db.commit()
+    if ended is not None:
+        await sessions.changed(ended)
 
 
 @use_case
@@ -168,6 +184,7 @@ async def set_locale(db: AsyncSession, *, user_id: int, locale: str) -> UserOut:
         raise NotFound("no such user")
     user.locale = _check_locale(locale)
     await db.commit()
+    await sessions.changed(user_id)
     return _user_out(user)
 
 

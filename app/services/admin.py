@@ -18,7 +18,7 @@ from app.config import Settings
 from app.db.async_play import PasswordReset, UserSettings
 from app.db.models import Match, MatchStatus, User, UserSession
 from app.db.types import utcnow
-from app.services import accounts, conclusions, mail
+from app.services import accounts, conclusions, mail, sessions
 from app.services._db import use_case
 from app.services._rows import load_match, load_seats
 from app.services.clocks import VACATION_DAYS_PER_YEAR, vacation_left
@@ -46,6 +46,7 @@ async def create_admin(db: AsyncSession, *, name: str, password: str) -> UserOut
         assert user is not None
     user.is_admin = True
     await db.commit()
+    await sessions.changed(user.id)
     return UserOut(id=user.id, name=user.name, locale=user.locale, is_admin=True)
 
 
@@ -91,6 +92,7 @@ async def set_disabled(db: AsyncSession, *, admin_id: int, user_id: int, disable
     if disabled:
         await db.execute(delete(UserSession).where(UserSession.user_id == user_id))
     await db.commit()
+    await sessions.changed(user_id)
 
 
 @use_case
@@ -100,6 +102,7 @@ async def reset_password(db: AsyncSession, *, admin_id: int, user_id: int) -> st
     password = secrets.token_urlsafe(12)
     await _set_password(db, user_id, password)
     await db.commit()
+    await sessions.changed(user_id)
     return password
 
 
@@ -189,6 +192,7 @@ async def reset_password_with_token(db: AsyncSession, *, token: str, password: s
         raise InvalidInput("this link is not valid (any more): ask for a new one")
     await _set_password(db, reset.user_id, password)
     await db.commit()
+    await sessions.changed(reset.user_id)
 
 
 # --- a user's own settings ----------------------------------------------------------------

@@ -30,6 +30,7 @@ from app.services import live, lobby, notify, ratings
 from app.services._db import use_case
 from app.services._rows import bump_version, load_match, load_seats, seat_of, user_names
 from app.services.errors import Conflict, Forbidden
+from app.services.play.standings import resigned_last
 from app.services.play_schemas import ClockOut
 from app.services.schemas import MatchSummary
 
@@ -450,13 +451,7 @@ async def _rank_resigned_last(
 ) -> None:
     """Move resigned seats behind everybody else (later resignations rank better)."""
     assert match.result is not None
-    old = [int(r) for r in match.result["ranks"]]
-    playing = [s.seat for s in seats if s.seat not in resigned]
-    ranks = [0] * len(old)
-    for s in playing:
-        ranks[s] = 1 + sum(1 for other in playing if old[other] < old[s])
-    for place, s in enumerate(reversed(list(resigned)), start=len(playing) + 1):
-        ranks[s] = place
+    ranks = resigned_last([int(r) for r in match.result["ranks"]], resigned)
     result = {**match.result, "ranks": ranks}
     await db.execute(
         update(Match)

@@ -1,15 +1,18 @@
-"""Live nudges: "match 42 is at version 17", "user 7, your lists changed".
+"""Live news: "match 42 is at version 17", "user 7, your lists changed", "account 7 changed".
 
-Messages are nudges only (ids and versions), never views: each page fetches its own view,
-so hidden information only travels the per-seat view path.
+News items are small (kinds, ids and versions), never views: what a viewer may see is built
+for that viewer by whoever serves its stream (``app.services.play.pushes``).
 
-With PostgreSQL, LISTEN/NOTIFY carries the nudges between processes and hosts (one listening
+With PostgreSQL, LISTEN/NOTIFY carries the news between processes and hosts (one listening
 connection per process, reconnecting); with SQLite, an in-process broker is enough because
-an embedded server is one process. A process's own subscribers hear its nudges at once (its
-NOTIFY echo is dropped); other processes hear them one batched round trip later. The app
-lifespan makes the broker (``await Broker.start(settings)``) and stops it; the services
-publish through ``publish_match`` / ``publish_user``, which use the started broker (or an
-in-process one when none was started, e.g. in service tests).
+an embedded server is one process. A process's own subscribers hear its news at once; other
+processes hear it through PostgreSQL. Every payload names the process it came from, so a
+process drops its own news when PostgreSQL echoes it back. News is published either by the
+broker (``publish_*``: one batched ``pg_notify`` round trip in the background) or by the
+database itself inside the transaction that caused it (the move path's statement calls
+``pg_notify`` with ``payload()``s; ``deliver`` then tells this process's subscribers). The
+app lifespan makes the broker (``await Broker.start(settings)``) and stops it; services use
+the started broker (or an in-process one when none was started, e.g. in service tests).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -26,10 +30,10 @@ import asyncpg  # type: ignore[import-untyped]
 
 from app.config import Settings, is_postgres_url, normalise_database_url
 from app.db.session import asyncpg_dsn
+from app.db.store.postgres import CHANNEL
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "drachenhort"
 QUEUE_SIZE = 64
 RECONNECT_MAX_SECONDS = 10.0
 KEEPALIVE_SECONDS = 30.0
@@ -39,26 +43,40 @@ _NOTIFY_BATCH = (
 )
 
 
+NudgeKind = Literal["match", "user", "account", "chat"]
+KINDS: frozenset[str] = frozenset(("match", "user", "account", "chat"))
+
+
 @dataclass(frozen=True, slots=True)
 class Nudge:
-    """Something changed: ``kind`` "match" with the new ``version``, or "user" (version None)."""
+    """Something changed.
 
-    kind: Literal["match", "user"]
+    - "match" with the new committed ``version``: the match's viewers have a new board, and
+      ``after`` is the log seq the change logged decisions after (None: nothing logged);
+    - "user": the user's badge or lists changed;
+    - "account": the user's sessions or settings changed (drop cached sessions);
+    - "chat": a match's chat has a new message.
+    """
+
+    kind: NudgeKind
     id: int
     version: int | None = None
+    after: int | None = None
 
-    def encode(self) -> str:
-        return f"{self.kind}:{self.id}:{'' if self.version is None else self.version}"
+    def encode(self, origin: str = "") -> str:
+        return f"{self.kind}:{self.id}:{_text(self.version)}:{_text(self.after)}:{origin}"
 
     @classmethod
-    def decode(cls, payload: str) -> Nudge | None:
+    def decode(cls, payload: str) -> tuple[Nudge, str] | None:
+        """The nudge and the origin it came from, or None for anything else."""
         try:
-            kind, ident, version = payload.split(":")
-            if kind not in ("match", "user"):
+            kind, ident, version, after, origin = payload.split(":")
+            if kind not in KINDS:
                 return None
-            return cls(kind, int(ident), int(version) if version else None)  # type: ignore[arg-type]
+            nudge = cls(kind, int(ident), _number(version), _number(after))  # type: ignore[arg-type]
         except ValueError:
             return None
+        return nudge, origin
 
 
 class Subscription:
@@ -118,6 +136,9 @@ class Broker:
         self._stopping = False
         self._outbox: list[str] = []
         self._sender: asyncio.Task[None] | None = None
+        self._listeners: dict[str, list[Callable[[Nudge], None]]] = {}
+        self.origin = secrets.token_hex(6)
+        """Names this process in every payload, so its own news is not delivered twice."""
 
     @classmethod
     async def start(
@@ -158,19 +179,31 @@ class Broker:
         if _installed is self:
             _install(None)
 
+    def subscribe(self, kind: NudgeKind, ident: int) -> Subscription:
+        return Subscription(self, (kind, ident))
+
     def subscribe_match(self, match_id: int) -> Subscription:
-        return Subscription(self, ("match", match_id))
+        return self.subscribe("match", match_id)
 
     def subscribe_user(self, user_id: int) -> Subscription:
-        return Subscription(self, ("user", user_id))
+        return self.subscribe("user", user_id)
 
     async def publish_match(self, match_id: int, version: int) -> None:
-        await self._publish(Nudge("match", match_id, version))
+        await self.publish(Nudge("match", match_id, version))
 
     async def publish_user(self, user_id: int) -> None:
-        await self._publish(Nudge("user", user_id))
+        await self.publish(Nudge("user", user_id))
 
-    async def _publish(self, nudge: Nudge) -> None:
+    def payload(self, nudge: Nudge) -> str:
+        """The NOTIFY payload of ``nudge`` for a statement that publishes it at its commit."""
+        return nudge.encode(self.origin)
+
+    def deliver(self, nudges: list[Nudge]) -> None:
+        """Tell this process's subscribers (the database told the other processes)."""
+        for nudge in nudges:
+            self._deliver(nudge)
+
+    async def publish(self, nudge: Nudge) -> None:
         """Send a nudge; never raises (a lost nudge costs a refresh, not a move).
 
         This process's subscribers hear it at once; other processes through PostgreSQL, where
@@ -180,7 +213,7 @@ class Broker:
         self._deliver(nudge)
         if self._dsn is None:
             return
-        self._outbox.append(nudge.encode())
+        self._outbox.append(nudge.encode(self.origin))
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self._send(), name="drachenhort-notify")
 
@@ -198,16 +231,20 @@ class Broker:
             except Exception as error:  # a background task: log, never raise
                 log.warning("live updates: NOTIFY failed (%s); delivered locally only", error)
 
+    def listen(self, kind: NudgeKind, callback: Callable[[Nudge], None]) -> None:
+        """Call ``callback`` with every nudge of ``kind`` this process hears (quick, no I/O)."""
+        self._listeners.setdefault(kind, []).append(callback)
+
     def _deliver(self, nudge: Nudge) -> None:
+        for callback in self._listeners.get(nudge.kind, ()):
+            callback(nudge)
         for subscription in list(self._subscribers.get((nudge.kind, nudge.id), ())):
             subscription._put(nudge)
 
     def _on_notify(self, connection: asyncpg.Connection, pid: int, channel: str, payload: str) -> None:
-        if pid == connection.get_server_pid():
-            return  # our own NOTIFY coming back: delivered locally when published
-        nudge = Nudge.decode(payload)
-        if nudge is not None:
-            self._deliver(nudge)
+        decoded = Nudge.decode(payload)
+        if decoded is not None and decoded[1] != self.origin:  # our own: delivered when published
+            self._deliver(decoded[0])
 
     async def _listen(self) -> None:
         """Keep one LISTEN connection open, reconnecting with a growing pause."""
@@ -264,12 +301,24 @@ async def publish_user(user_id: int) -> None:
     await current_broker().publish_user(user_id)
 
 
+async def publish(nudge: Nudge) -> None:
+    await current_broker().publish(nudge)
+
+
 def subscribe_match(match_id: int) -> Subscription:
     return current_broker().subscribe_match(match_id)
 
 
 def subscribe_user(user_id: int) -> Subscription:
     return current_broker().subscribe_user(user_id)
+
+
+def _text(number: int | None) -> str:
+    return "" if number is None else str(number)
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text else None
 
 
 def _install(broker: Broker | None) -> None:

@@ -16,14 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import Notification, UserSettings
 from app.db.models import Match, MatchSeat, MatchStatus
+from app.db.store import records
 from app.db.types import utcnow
 from app.services import live
 from app.services._db import use_case
 from app.services._rows import game_title
 from app.services.play_schemas import BadgeOut, NotificationOut
 
-YOUR_TURN = "your_turn"
-MATCH_ENDED = "match_ended"
+YOUR_TURN = records.YOUR_TURN
+MATCH_ENDED = records.MATCH_ENDED
 INVITED = "invited"
 DRAW_OFFERED = "draw_offered"
 VOTE_OPEN = "vote_open"

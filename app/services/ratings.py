@@ -1,8 +1,10 @@
 """Ratings per game with OpenSkill (Plackett-Luce, placement-based, any number of players).
 
-``rate_match`` runs inside the transaction that ends a match, so a finished rated match and
-its rating changes commit together or not at all; the history's unique (user, match) makes a
-second attempt impossible.
+``rate_match`` runs inside the transaction that ends a match by other means (a resignation, a
+draw, a vote), so that match and its rating changes commit together. The move path commits the
+decision that ends a match by its rules in one statement of its own and rates it right after
+with ``rate_finished``; the clock round rates any match a crash left unrated. Either way the
+history's unique (user, match) makes a second rating of one match impossible.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import Rating, RatingChange
@@ -19,7 +22,7 @@ from app.db.models import Match, MatchSeat, MatchStatus, User
 from app.db.types import utcnow
 from app.engine.registry import UnknownGame, get_game
 from app.services._db import use_case
-from app.services._rows import game_title
+from app.services._rows import game_title, load_match, load_seats
 from app.services.errors import NotFound
 from app.services.play_schemas import RankingRow, RatingOut, RatingPoint
 
@@ -90,6 +93,20 @@ async def rate_match(db: AsyncSession, match: Match, seats: Sequence[MatchSeat])
     db.add_all(changes)
     await db.flush()
     return changes
+
+
+@use_case
+async def rate_finished(db: AsyncSession, *, match_id: int) -> bool:
+    """Rate a finished match unless it is rated already (or unrated); True when it was rated now."""
+    match = await load_match(db, match_id)
+    seats = (await load_seats(db, [match_id]))[match_id]
+    try:
+        changes = await rate_match(db, match, seats)
+        await db.commit()
+    except IntegrityError:
+        await db.rollback()  # rated meanwhile by another process
+        return False
+    return bool(changes)
 
 
 @use_case

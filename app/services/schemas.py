@@ -98,6 +98,9 @@ class MatchView(_Out):
     can_undo: bool
     can_confirm: bool
     log: list[LogEntry]
+    """The viewer's log lines of the decisions after seq ``log_after``, then its pending lines."""
+    log_after: int = 0
+    """The log continues the one with the decisions up to this seq (0: the whole log)."""
     outcome: OutcomeOut | None
     created_by: int
     waiting_since: datetime | None

@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 import app.games  # noqa: F401 - registers every game
 from app.db.models import LoggedMove, Match, MatchSeat, MatchStatus
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import dispose, make_engine, make_sessionmaker
 from app.engine.protocol import Event, Game, Move, Seat, State
 from app.engine.registry import get_game
 from app.engine.replay import replay
@@ -85,7 +85,7 @@ async def new_actor(base_url: str, database_url: str | None = None, timeout: flo
                 await accounts.register(db, name=name, password=PASSWORD, locale="en")
                 user, token = await accounts.log_in(db, name=name, password=PASSWORD)
         finally:
-            await engine.dispose()
+            await dispose(engine)
         client.cookies.set(SESSION_COOKIE, token)
         body = (await client.get(f"{base_url}/api/auth/csrf")).json()
         assert body["user"]["id"] == user.id, body
@@ -206,7 +206,7 @@ async def read_matches(
             return out
     finally:
         if own:
-            await engine.dispose()
+            await dispose(engine)
 
 
 async def read_match(database_url: str, match_id: int, engine: AsyncEngine | None = None) -> StoredMatch:

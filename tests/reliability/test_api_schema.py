@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import content_type_conformance, not_a_server_error, positive_data_acceptance
 
 from app.config import Settings
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import dispose, make_engine, make_sessionmaker
 from app.main import create_app
 from app.services import accounts
 from tests.support.client import PASSWORD, unique_name
@@ -35,7 +35,7 @@ async def _session_token(database_url: str) -> str:
             _, token = await accounts.log_in(db, name=name, password=PASSWORD)
             return token
     finally:
-        await engine.dispose()
+        await dispose(engine)
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ import httpx
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.session import make_engine
+from app.db.session import dispose, make_engine
 from app.engine.protocol import Event, Game, Move
 from app.engine.registry import get_game
 from app.engine.replay import replay
@@ -246,7 +246,7 @@ async def test_no_answer_page_log_sse_or_replay_shows_hidden_data(
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        await engine.dispose()
+        await dispose(engine)
     assert match.status == "finished"
     assert sweep.altered > 0, "no step had hidden data to alter: the sweep proved nothing"
     for messages in streams:

@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import LoginAttempt, User, UserSession
-from app.db.session import asyncpg_dsn, make_engine, make_sessionmaker
+from app.db.session import asyncpg_dsn, dispose, make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.services import accounts
 from app.services.errors import BadCredentials, InvalidInput, NameTaken, RateLimited, Unavailable
@@ -144,7 +144,7 @@ async def test_a_database_outage_is_unavailable_not_a_crash() -> None:
                 await accounts.user_for_token(db, token="whatever")
         assert caught.value.status == 503
     finally:
-        await engine.dispose()
+        await dispose(engine)
 
 
 async def test_old_failed_attempts_stop_counting(db: AsyncSession) -> None:
@@ -185,7 +185,7 @@ async def test_a_killed_connection_is_unavailable_then_recovers(database_url: st
             user, _ = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
             assert user.name == name
     finally:
-        await engine.dispose()
+        await dispose(engine)
 
 
 async def test_control_characters_in_a_login_name_are_just_wrong(db: AsyncSession) -> None:

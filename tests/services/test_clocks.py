@@ -13,7 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.async_play import Notification, UserSettings
 from app.db.models import MatchStatus
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.services import clocks, conclusions, lobby
 from app.services.errors import Conflict, Forbidden, InvalidInput
@@ -144,7 +144,7 @@ async def test_two_workers_apply_a_timeout_exactly_once(
         assert sorted(len(r.played_for) for r in results) == [0, 1]
     finally:
         for engine in engines:
-            await engine.dispose()
+            await dispose(engine)
     seats = await logged_seats(db, match_id)
     assert seats == sorted(seats)  # seat 0's turn once, then seat 1's once
     assert len(set(seats)) == 2

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.session import asyncpg_dsn
-from app.services import live, matches
+from app.services import live, play
 from app.services.live import Broker, Nudge
 from tests.conftest import MakeUser
 from tests.support.db import new_request_id, start_toy_match, uses_postgres
@@ -30,10 +30,10 @@ async def test_in_process_publish_and_subscribe() -> None:
     await broker.stop()
 
 
-def test_nudges_encode_and_decode() -> None:
-    for nudge in (Nudge("match", 3, 9), Nudge("user", 5)):
-        assert Nudge.decode(nudge.encode()) == nudge
-    assert Nudge.decode("garbage") is None and Nudge.decode("view:1:2") is None
+def test_nudges_encode_and_decode_with_their_origin() -> None:
+    for nudge in (Nudge("match", 3, 9, 17), Nudge("match", 3, 9), Nudge("user", 5), Nudge("account", 2)):
+        assert Nudge.decode(nudge.encode("p1")) == (nudge, "p1")
+    assert Nudge.decode("garbage") is None and Nudge.decode("view:1:2::") is None
 
 
 async def test_a_committed_move_nudges_viewers_but_a_pending_one_does_not(
@@ -41,9 +41,9 @@ async def test_a_committed_move_nudges_viewers_but_a_pending_one_does_not(
 ) -> None:
     alice, bob = await make_user(), await make_user()
     match_id = await start_toy_match(db, [alice, bob])
-    start = await matches.get_match(db, match_id=match_id, viewer_id=alice.id, locale="en")
+    start = await play.get_match(db, match_id=match_id, viewer_id=alice.id, locale="en")
     async with live.subscribe_match(match_id) as news, live.subscribe_user(bob.id) as bobs:
-        played = await matches.submit_move(
+        played = await play.submit_move(
             db,
             match_id=match_id,
             user_id=alice.id,
@@ -54,7 +54,7 @@ async def test_a_committed_move_nudges_viewers_but_a_pending_one_does_not(
         )
         with pytest.raises(TimeoutError):
             await news.get(timeout=0.1)  # a pending decision is private: no nudge, no timing leak
-        done = await matches.confirm_turn(
+        done = await play.confirm_turn(
             db,
             match_id=match_id,
             user_id=alice.id,
@@ -62,7 +62,8 @@ async def test_a_committed_move_nudges_viewers_but_a_pending_one_does_not(
             request_id=new_request_id(),
             locale="en",
         )
-        assert await news.get(timeout=1) == Nudge("match", match_id, done.version)
+        # The news names the seq the commit logged after: pushes send only the newer lines.
+        assert await news.get(timeout=1) == Nudge("match", match_id, done.version, 0)
         assert await bobs.get(timeout=1) == Nudge("user", bob.id)
 
 

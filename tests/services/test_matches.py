@@ -10,11 +10,12 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import LoggedMove, Match, MoveRequest
-from app.db.session import make_engine, make_sessionmaker
+from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.engine.protocol import Move
 from app.engine.replay import rebuild
-from app.services import matches
+from app.services import play, replays
+from app.services.play import views
 from app.services.errors import (
     Forbidden,
     IllegalMoveError,
@@ -35,7 +36,7 @@ async def _two_player_match(db: AsyncSession, make_user: MakeUser) -> tuple[int,
 
 
 async def _move(db: AsyncSession, match_id: int, user: UserOut, move: str, version: int) -> MoveResult:
-    return await matches.submit_move(
+    return await play.submit_move(
         db,
         match_id=match_id,
         user_id=user.id,
@@ -47,7 +48,7 @@ async def _move(db: AsyncSession, match_id: int, user: UserOut, move: str, versi
 
 
 async def _confirm(db: AsyncSession, match_id: int, user: UserOut, version: int) -> MoveResult:
-    return await matches.confirm_turn(
+    return await play.confirm_turn(
         db,
         match_id=match_id,
         user_id=user.id,
@@ -58,7 +59,7 @@ async def _confirm(db: AsyncSession, match_id: int, user: UserOut, version: int)
 
 
 async def _view(db: AsyncSession, match_id: int, user: UserOut | None) -> MatchView:
-    return await matches.get_match(db, match_id=match_id, viewer_id=user.id if user else None, locale="en")
+    return await play.get_match(db, match_id=match_id, viewer_id=user.id if user else None, locale="en")
 
 
 async def _log_count(db: AsyncSession, match_id: int) -> int:
@@ -92,7 +93,7 @@ async def test_pending_move_then_undo(db: AsyncSession, make_user: MakeUser) -> 
     match_id, alice, _ = await _two_player_match(db, make_user)
     start = await _view(db, match_id, alice)
     played = await _move(db, match_id, alice, start.legal[0], start.version)
-    undone = await matches.undo_move(
+    undone = await play.undo_move(
         db,
         match_id=match_id,
         user_id=alice.id,
@@ -103,7 +104,7 @@ async def test_pending_move_then_undo(db: AsyncSession, make_user: MakeUser) -> 
     assert not undone.committed and not undone.match.can_undo
     assert undone.match.view == start.view and undone.match.legal == start.legal
     with pytest.raises(IllegalMoveError, match="nothing to undo"):
-        await matches.undo_move(
+        await play.undo_move(
             db,
             match_id=match_id,
             user_id=alice.id,
@@ -124,7 +125,7 @@ async def test_confirm_commits_pending_and_passes_the_turn(db: AsyncSession, mak
     assert await _log_count(db, match_id) == 2  # the play and the confirm
     assert (await _view(db, match_id, bob)).legal[-1] == "confirm"
     with pytest.raises(IllegalMoveError, match="nothing to undo"):
-        await matches.undo_move(
+        await play.undo_move(
             db,
             match_id=match_id,
             user_id=alice.id,
@@ -154,12 +155,12 @@ async def test_same_request_id_applies_once(db: AsyncSession, make_user: MakeUse
         "request_id": request_id,
         "locale": "en",
     }
-    first = await matches.submit_move(db, expected_version=start.version, **args)  # type: ignore[arg-type]
-    again = await matches.submit_move(db, expected_version=start.version, **args)  # type: ignore[arg-type]
+    first = await play.submit_move(db, expected_version=start.version, **args)  # type: ignore[arg-type]
+    again = await play.submit_move(db, expected_version=start.version, **args)  # type: ignore[arg-type]
     assert again == first
     assert (await _view(db, match_id, alice)).version == start.version + 1
     with pytest.raises(Exception, match="already used"):
-        await matches.submit_move(
+        await play.submit_move(
             db,
             match_id=match_id,
             user_id=bob.id,
@@ -179,7 +180,7 @@ async def test_a_repeated_request_gets_the_same_answer_after_the_match_moved_on(
     played = await _move(db, match_id, alice, start.legal[0], start.version)
     request_id = new_request_id()
     args = {"match_id": match_id, "user_id": alice.id, "request_id": request_id, "locale": "en"}
-    first = await matches.confirm_turn(db, expected_version=played.version, **args)  # type: ignore[arg-type]
+    first = await play.confirm_turn(db, expected_version=played.version, **args)  # type: ignore[arg-type]
     assert first.committed and any(not e.pending for e in first.match.log)
     stored = await db.scalar(
         select(MoveRequest.answer).where(
@@ -191,7 +192,7 @@ async def test_a_repeated_request_gets_the_same_answer_after_the_match_moved_on(
     bobs = await _view(db, match_id, bob)
     played = await _move(db, match_id, bob, bobs.legal[0], bobs.version)
     await _confirm(db, match_id, bob, played.version)
-    again = await matches.confirm_turn(db, expected_version=played.version, **args)  # type: ignore[arg-type]
+    again = await play.confirm_turn(db, expected_version=played.version, **args)  # type: ignore[arg-type]
     assert again == first
     # A pending decision's lines are not logged: they are stored with the answer.
     now = await _view(db, match_id, alice)
@@ -214,7 +215,7 @@ async def test_an_answer_stored_whole_is_still_understood(db: AsyncSession, make
         )
     )
     await db.commit()
-    again = await matches.submit_move(
+    again = await play.submit_move(
         db,
         match_id=match_id,
         user_id=alice.id,
@@ -237,7 +238,7 @@ async def test_concurrent_twins_apply_once(
     async def attempt() -> MoveResult | StaleVersion:
         async with sessionmaker() as session:
             try:
-                return await matches.submit_move(
+                return await play.submit_move(
                     session,
                     match_id=match_id,
                     user_id=alice.id,
@@ -300,7 +301,7 @@ async def test_pending_survives_a_restart(database_url: str, db: AsyncSession, m
             done = await _confirm(fresh, match_id, alice, view.version)
             assert done.committed and await _log_count(fresh, match_id) == 2
     finally:
-        await engine.dispose()
+        await dispose(engine)
 
 
 async def test_log_shows_a_drawn_hand_only_to_its_owner(db: AsyncSession, make_user: MakeUser) -> None:
@@ -337,12 +338,12 @@ async def test_replay_of_every_step_equals_the_snapshot(db: AsyncSession, make_u
     assert last.rng_counter == row.rng_counter
 
     for step in range(len(logged) + 1):
-        shown = await matches.replay(db, match_id=match_id, viewer_id=users[1].id, step=step, locale="en")
+        shown = await replays.replay(db, match_id=match_id, viewer_id=users[1].id, step=step, locale="en")
         assert shown.step == step and shown.steps == len(logged)
         assert shown.seat == (logged[step - 1].seat if step else None)
     assert shown.view == (await _view(db, match_id, users[1])).view
     assert (
-        await matches.replay(db, match_id=match_id, viewer_id=None, step=10_000, locale="en")
+        await replays.replay(db, match_id=match_id, viewer_id=None, step=10_000, locale="en")
     ).step == len(logged)
 
 
@@ -367,7 +368,7 @@ async def test_no_seed_or_hidden_data_reaches_another_seat(db: AsyncSession, mak
     for viewer, seat in [(alice, 0), (None, None)]:
         shown = [await _view(db, match_id, viewer)]
         shown += [
-            await matches.replay(
+            await replays.replay(
                 db, match_id=match_id, viewer_id=viewer.id if viewer else None, step=s, locale="en"
             )
             for s in range(4)
@@ -387,17 +388,17 @@ async def test_no_seed_or_hidden_data_reaches_another_seat(db: AsyncSession, mak
 
 async def test_chat_is_for_players(db: AsyncSession, make_user: MakeUser) -> None:
     match_id, alice, bob = await _two_player_match(db, make_user)
-    await matches.post_message(db, match_id=match_id, user_id=alice.id, text="  good luck  ")
-    await matches.post_message(db, match_id=match_id, user_id=bob.id, text="<b>thanks</b>")
-    said = await matches.list_messages(db, match_id=match_id, user_id=bob.id)
+    await play.post_message(db, match_id=match_id, user_id=alice.id, text="  good luck  ")
+    await play.post_message(db, match_id=match_id, user_id=bob.id, text="<b>thanks</b>")
+    said = await play.list_messages(db, match_id=match_id, user_id=bob.id)
     assert [(m.name, m.text) for m in said] == [(alice.name, "good luck"), (bob.name, "<b>thanks</b>")]
     stranger = await make_user()
     with pytest.raises(Forbidden):
-        await matches.post_message(db, match_id=match_id, user_id=stranger.id, text="hi")
+        await play.post_message(db, match_id=match_id, user_id=stranger.id, text="hi")
     with pytest.raises(Forbidden):
-        await matches.list_messages(db, match_id=match_id, user_id=stranger.id)
+        await play.list_messages(db, match_id=match_id, user_id=stranger.id)
     with pytest.raises(InvalidInput, match="empty"):
-        await matches.post_message(db, match_id=match_id, user_id=alice.id, text="   ")
+        await play.post_message(db, match_id=match_id, user_id=alice.id, text="   ")
 
 
 async def test_pending_decisions_do_not_show_in_others_version(db: AsyncSession, make_user: MakeUser) -> None:
@@ -406,7 +407,7 @@ async def test_pending_decisions_do_not_show_in_others_version(db: AsyncSession,
     start = await _view(db, match_id, alice)
     assert (await _view(db, match_id, bob)).version == start.version
     played = await _move(db, match_id, alice, start.legal[0], start.version)
-    undone = await matches.undo_move(
+    undone = await play.undo_move(
         db,
         match_id=match_id,
         user_id=alice.id,
@@ -429,7 +430,7 @@ async def test_the_view_log_shows_the_newest_decisions(
     db: AsyncSession, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match_id, alice, bob = await _two_player_match(db, make_user)
-    monkeypatch.setattr(matches, "LOG_MOVES_SHOWN", 2)
+    monkeypatch.setattr(views, "LOG_PAGE", 2)
     version = (await _view(db, match_id, alice)).version
     for user in (alice, bob, alice):
         version = (await _confirm(db, match_id, user, version)).version
@@ -443,16 +444,16 @@ async def test_hostile_text_and_ids_are_refused_cleanly(db: AsyncSession, make_u
     match_id, alice, _ = await _two_player_match(db, make_user)
     for text in ("a\x00b", "a\ud800b", "\x1b[31mred"):
         with pytest.raises(InvalidInput, match="control characters"):
-            await matches.post_message(db, match_id=match_id, user_id=alice.id, text=text)
-    line = await matches.post_message(db, match_id=match_id, user_id=alice.id, text="two\nlines")
+            await play.post_message(db, match_id=match_id, user_id=alice.id, text=text)
+    line = await play.post_message(db, match_id=match_id, user_id=alice.id, text="two\nlines")
     assert line.text == "two\nlines"
     for huge in (2**31, 10**30, 0, -1):
         with pytest.raises(NotFound):
-            await matches.get_match(db, match_id=huge, viewer_id=None, locale="en")
+            await play.get_match(db, match_id=huge, viewer_id=None, locale="en")
     start = await _view(db, match_id, alice)
     for bad in ("", "x" * 65, "a\x00b", "spaces are bad"):
         with pytest.raises(InvalidInput, match="request id"):
-            await matches.submit_move(
+            await play.submit_move(
                 db,
                 match_id=match_id,
                 user_id=alice.id,

@@ -7,7 +7,7 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import RatingChange
-from app.services import matches, notify
+from app.services import notify, play
 from tests.conftest import MakeUser
 from tests.services.async_support import notification_kinds
 from tests.support.db import new_request_id, play_to_the_end, start_toy_match
@@ -19,10 +19,10 @@ async def test_a_confirmed_turn_notifies_the_next_player_once(db: AsyncSession, 
     assert await notification_kinds(db, alice.id, match_id) == ["your_turn"]  # from the start
     assert await notification_kinds(db, bob.id, match_id) == ["invited"]
 
-    view = await matches.get_match(db, match_id=match_id, viewer_id=alice.id, locale="en")
+    view = await play.get_match(db, match_id=match_id, viewer_id=alice.id, locale="en")
     subscription = notify.live.subscribe_user(bob.id)
     try:
-        pending = await matches.submit_move(
+        pending = await play.submit_move(
             db,
             match_id=match_id,
             user_id=alice.id,
@@ -34,7 +34,7 @@ async def test_a_confirmed_turn_notifies_the_next_player_once(db: AsyncSession, 
         # A pending decision tells nobody anything.
         assert await notification_kinds(db, bob.id, match_id) == ["invited"]
         if not pending.committed:
-            await matches.confirm_turn(
+            await play.confirm_turn(
                 db,
                 match_id=match_id,
                 user_id=alice.id,

@@ -13,7 +13,7 @@ from app.db.models import LoggedMove, Match
 from app.engine.protocol import Move
 from app.engine.registry import all_games, get_game
 from app.engine.replay import rebuild
-from app.services import matches
+from app.services import play
 from tests.conftest import MakeUser
 from tests.support.db import new_request_id, start_toy_match
 
@@ -29,13 +29,13 @@ async def test_random_decisions_through_the_services_rebuild_from_the_log(
     match_id = await start_toy_match(db, users, game=slug)
     chooser = random.Random(slug)
     for _ in range(DECISIONS):
-        public = await matches.get_match(db, match_id=match_id, viewer_id=None, locale="de")
+        public = await play.get_match(db, match_id=match_id, viewer_id=None, locale="de")
         if public.status != "active":
             break
         user = users[public.to_act[0]]
-        view = await matches.get_match(db, match_id=match_id, viewer_id=user.id, locale="de")
+        view = await play.get_match(db, match_id=match_id, viewer_id=user.id, locale="de")
         if view.can_undo and chooser.random() < 0.15:
-            await matches.undo_move(
+            await play.undo_move(
                 db,
                 match_id=match_id,
                 user_id=user.id,
@@ -44,7 +44,7 @@ async def test_random_decisions_through_the_services_rebuild_from_the_log(
                 locale="de",
             )
             continue
-        await matches.submit_move(
+        await play.submit_move(
             db,
             match_id=match_id,
             user_id=user.id,
@@ -62,7 +62,7 @@ async def test_random_decisions_through_the_services_rebuild_from_the_log(
     last = rebuild(game, len(users), row.options, row.seed, [(m.seat, Move.parse(m.move)) for m in logged])
     assert game.format_position(last.state) == row.state
     for user in [None, *users]:
-        shown = await matches.get_match(
+        shown = await play.get_match(
             db, match_id=match_id, viewer_id=user.id if user else None, locale="en"
         )
         text = shown.model_dump_json()

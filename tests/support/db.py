@@ -87,19 +87,19 @@ def new_request_id() -> str:
 
 async def play_to_the_end(db: AsyncSession, match_id: int, users: list[UserOut], seed: int) -> MatchView:
     """Random legal decisions (and now and then an undo) through the services until the end."""
-    from app.services import matches
+    from app.services import play
 
     chooser = random.Random(seed)
     for _ in range(500):
-        spectator = await matches.get_match(db, match_id=match_id, viewer_id=None, locale="en")
+        spectator = await play.get_match(db, match_id=match_id, viewer_id=None, locale="en")
         if spectator.status != "active":
             return spectator
         user = users[spectator.to_act[0]]
-        view = await matches.get_match(db, match_id=match_id, viewer_id=user.id, locale="en")
+        view = await play.get_match(db, match_id=match_id, viewer_id=user.id, locale="en")
         ids = {"match_id": match_id, "user_id": user.id, "expected_version": view.version}
         if view.can_undo and chooser.random() < 0.2:
-            await matches.undo_move(db, **ids, request_id=new_request_id(), locale="en")
+            await play.undo_move(db, **ids, request_id=new_request_id(), locale="en")
         else:
             move = chooser.choice(view.legal)
-            await matches.submit_move(db, **ids, move=move, request_id=new_request_id(), locale="en")
+            await play.submit_move(db, **ids, move=move, request_id=new_request_id(), locale="en")
     raise AssertionError("the match did not end")

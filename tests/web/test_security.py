@@ -143,7 +143,7 @@ async def test_vendored_htmx_is_served_with_its_licence(server: Server) -> None:
 
 
 async def test_database_down_is_503_with_retry_after() -> None:
-    from app.db.session import make_engine, make_sessionmaker
+    from app.db.session import dispose, make_engine, make_sessionmaker
 
     settings = Settings(secret_key="x" * 32, database_url="postgresql://postgres@127.0.0.1:9/nowhere")
     app = create_app(settings)
@@ -156,7 +156,7 @@ async def test_database_down_is_503_with_retry_after() -> None:
             api = await client.get("/api/me/matches")
             page = await client.get("/", headers={"Accept-Language": "de"})
     finally:
-        await engine.dispose()
+        await dispose(engine)
     assert api.status_code == 503 and api.headers["retry-after"]
     assert "retry" in api.json()["detail"]
     assert page.status_code == 503 and "Traceback" not in page.text

@@ -10,8 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services import lobby
-from app.services import matches as match_service
+from app.services import lobby, play, replays
 from app.services.errors import StaleVersion
 from app.services.schemas import MatchSummary, MatchView, MessageOut, MoveResult, ReplayView
 from app.web.api.responses import StaleOut, errors
@@ -92,26 +91,24 @@ async def cancel_match(match_id: int, db: SessionDep, user: CurrentUser) -> None
 @router.get("/matches/{match_id}/messages", responses=errors(401, 403, 404))
 async def list_messages(match_id: int, db: SessionDep, user: CurrentUser) -> list[MessageOut]:
     """The table's chat (players only)."""
-    return await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+    return await play.list_messages(db, match_id=match_id, user_id=user.id)
 
 
 @router.post("/matches/{match_id}/messages", status_code=201, responses=errors(401, 403, 404, 409))
 async def post_message(match_id: int, body: MessageIn, db: SessionDep, user: CurrentUser) -> MessageOut:
-    return await match_service.post_message(db, match_id=match_id, user_id=user.id, text=body.text)
+    return await play.post_message(db, match_id=match_id, user_id=user.id, text=body.text)
 
 
 @router.get("/matches/{match_id}", responses=errors(403, 404))
 async def get_match(match_id: int, db: SessionDep, user: OptionalUser, locale: Locale) -> MatchView:
-    return await match_service.get_match(
-        db, match_id=match_id, viewer_id=user.id if user else None, locale=locale
-    )
+    return await play.get_match(db, match_id=match_id, viewer_id=user.id if user else None, locale=locale)
 
 
 @router.post("/matches/{match_id}/moves", response_model=MoveResult, responses=DECISION)
 async def submit_move(
     match_id: int, body: MoveIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
-    decision = match_service.submit_move(
+    decision = play.submit_move(
         db,
         match_id=match_id,
         user_id=user.id,
@@ -127,7 +124,7 @@ async def submit_move(
 async def undo(
     match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
-    decision = match_service.undo_move(
+    decision = play.undo_move(
         db,
         match_id=match_id,
         user_id=user.id,
@@ -142,7 +139,7 @@ async def undo(
 async def confirm(
     match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale
 ) -> MoveResult | JSONResponse:
-    decision = match_service.confirm_turn(
+    decision = play.confirm_turn(
         db,
         match_id=match_id,
         user_id=user.id,
@@ -155,7 +152,7 @@ async def confirm(
 
 @router.get("/matches/{match_id}/replay/{step}", responses=errors(403, 404))
 async def replay(match_id: int, step: int, db: SessionDep, user: OptionalUser, locale: Locale) -> ReplayView:
-    return await match_service.replay(
+    return await replays.replay(
         db, match_id=match_id, viewer_id=user.id if user else None, step=step, locale=locale
     )
 
@@ -175,6 +172,6 @@ async def _answer(
     try:
         return await decision
     except StaleVersion as exc:
-        fresh = await match_service.get_match(db, match_id=match_id, viewer_id=user_id, locale=locale)
+        fresh = await play.get_match(db, match_id=match_id, viewer_id=user_id, locale=locale)
         body = StaleOut(detail=exc.reason, current_version=fresh.version, match=fresh)
         return JSONResponse(body.model_dump(mode="json"), status_code=409)

@@ -9,7 +9,7 @@ from starlette.responses import Response
 
 from app.services import clocks, conclusions
 from app.services.errors import InvalidInput
-from app.services.matches import get_match
+from app.services.play import get_match
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect
 from app.web.pages.lobby import days_per_move

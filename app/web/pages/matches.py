@@ -13,8 +13,7 @@ from starlette.responses import Response
 
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
-from app.services import conclusions, lobby
-from app.services import matches as match_service
+from app.services import conclusions, lobby, play, replays
 from app.services.errors import StaleVersion
 from app.services.schemas import LogEntry, MatchView, MoveResult, ReplayView, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
@@ -33,7 +32,7 @@ LAST_STEP = 1 << 30
 async def match_page(
     request: Request, db: SessionDep, settings: SettingsDep, user: OptionalUser, locale: Locale, match_id: int
 ) -> Response:
-    m, chat = await match_service.get_match_page(db, match_id=match_id, viewer_id=_id(user), locale=locale)
+    m, chat = await play.get_match_page(db, match_id=match_id, viewer_id=_id(user), locale=locale)
     clock = await conclusions.get_clock(db, match_id=match_id)
     return page(
         request,
@@ -53,7 +52,7 @@ async def match_page(
 async def match_area(
     request: Request, db: SessionDep, settings: SettingsDep, user: OptionalUser, locale: Locale, match_id: int
 ) -> Response:
-    m = await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)
+    m = await play.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)
     return area(request, m, locale, user, invite_url=await _invite_url(db, settings.base_url, m, user))
 
 
@@ -68,7 +67,7 @@ async def post_move(
     expected_version: Version,
     request_id: RequestId,
 ) -> Response:
-    decision = match_service.submit_move(
+    decision = play.submit_move(
         db,
         match_id=match_id,
         user_id=user.id,
@@ -90,7 +89,7 @@ async def post_undo(
     expected_version: Version,
     request_id: RequestId,
 ) -> Response:
-    decision = match_service.undo_move(
+    decision = play.undo_move(
         db,
         match_id=match_id,
         user_id=user.id,
@@ -111,7 +110,7 @@ async def post_confirm(
     expected_version: Version,
     request_id: RequestId,
 ) -> Response:
-    decision = match_service.confirm_turn(
+    decision = play.confirm_turn(
         db,
         match_id=match_id,
         user_id=user.id,
@@ -142,7 +141,7 @@ async def _decided_area(
 async def chat(
     request: Request, db: SessionDep, user: CurrentUser, locale: Locale, match_id: int
 ) -> Response:
-    messages = await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+    messages = await play.list_messages(db, match_id=match_id, user_id=user.id)
     return page(request, "match/_chat.html", locale=locale, user=user, chat=messages)
 
 
@@ -155,8 +154,8 @@ async def post_chat(
     match_id: int,
     text: Annotated[str, Form(min_length=1, max_length=500)],
 ) -> Response:
-    await match_service.post_message(db, match_id=match_id, user_id=user.id, text=text)
-    messages = await match_service.list_messages(db, match_id=match_id, user_id=user.id)
+    await play.post_message(db, match_id=match_id, user_id=user.id, text=text)
+    messages = await play.list_messages(db, match_id=match_id, user_id=user.id)
     if request.headers.get("hx-request") != "true":
         return Response(status_code=303, headers={"Location": f"/matches/{match_id}"})
     return page(request, "match/_chat.html", locale=locale, user=user, chat=messages)
@@ -173,9 +172,9 @@ async def replay_page(
 ) -> Response:
     # The service clamps the step to the logged range: no step means the end of the match.
     step = LAST_STEP if step is None else max(0, step)
-    rv = await match_service.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
+    rv = await replays.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
     # The seat names for the board and the panels (the replay view carries only the position).
-    seats = await match_service.get_seats(db, match_id=match_id)
+    seats = await play.get_seats(db, match_id=match_id)
     board = replay_board_context(rv, locale)
     board["players"] = [{"seat": s.seat, "name": s.name or ""} for s in seats]
     log_html = log_items(rv.log, locale, {s.seat: s.name for s in seats if s.name})
@@ -216,7 +215,7 @@ def area(
 
 async def stale_area(request: Request, db: SessionDep, user: UserOut, locale: str, match_id: int) -> Response:
     """409: the client saw an old version; answer with the fresh board and say so."""
-    fresh = await match_service.get_match(db, match_id=match_id, viewer_id=user.id, locale=locale)
+    fresh = await play.get_match(db, match_id=match_id, viewer_id=user.id, locale=locale)
     message = translations(locale).gettext("The match has moved on: here is the current position.")
     return area(request, fresh, locale, user, message=message, status_code=409)
 

@@ -1,0 +1,69 @@
+"""The table's chat: players only; a new message is news for the match's chat, not its board."""
+
+from __future__ import annotations
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Message, User
+from app.db.types import utcnow
+from app.services import live
+from app.services._db import use_case
+from app.services._rows import has_control_characters
+from app.services.errors import Forbidden, InvalidInput
+from app.services.live import Nudge
+from app.services.play import loaded as kept
+from app.services.schemas import MessageOut
+
+MESSAGE_MAX = 500
+MESSAGES_SHOWN = 200
+
+
+@use_case
+async def post_message(db: AsyncSession, *, match_id: int, user_id: int, text: str) -> MessageOut:
+    """Say something at the table (players only)."""
+    loaded = await kept.load(db, match_id)
+    if loaded.seat_of(user_id) is None:
+        raise Forbidden("only the players of this match can chat here")
+    text = text.strip()
+    if not text:
+        raise InvalidInput("the message is empty")
+    if has_control_characters(text, allowed="\n\t"):
+        raise InvalidInput("the message contains control characters")
+    if len(text) > MESSAGE_MAX:
+        raise InvalidInput(f"a message has at most {MESSAGE_MAX} characters")
+    message = Message(match_id=match_id, user_id=user_id, text=text, created_at=utcnow())
+    db.add(message)
+    await db.commit()
+    name = next((s.name for s in loaded.row.seats if s.user_id == user_id), None)
+    # Chat news only: the match's version is not the chat's business (and a waiting seat
+    # must never learn the acting seat's private version from it).
+    await live.publish(Nudge("chat", match_id))
+    return MessageOut(
+        id=message.id, user_id=user_id, name=name or "", text=text, created_at=message.created_at
+    )
+
+
+@use_case
+async def list_messages(db: AsyncSession, *, match_id: int, user_id: int) -> list[MessageOut]:
+    """The table's chat, oldest first (players only)."""
+    loaded = await kept.load(db, match_id)
+    if loaded.seat_of(user_id) is None:
+        raise Forbidden("only the players of this match can read its chat")
+    return await messages(db, match_id)
+
+
+async def messages(db: AsyncSession, match_id: int) -> list[MessageOut]:
+    """The newest ``MESSAGES_SHOWN`` messages, oldest first (no membership check)."""
+    rows = await db.execute(
+        select(Message, User.name)
+        .join(User, User.id == Message.user_id)
+        .where(Message.match_id == match_id)
+        .order_by(Message.id.desc())
+        .limit(MESSAGES_SHOWN)
+    )
+    out = [
+        MessageOut(id=m.id, user_id=m.user_id, name=name, text=m.text, created_at=m.created_at)
+        for m, name in rows.tuples()
+    ]
+    return out[::-1]

@@ -1,0 +1,345 @@
+"""Decisions: submit a move, undo, confirm. The move path.
+
+A decision is checked against the match as the process holds it (``loaded``), decided by the
+pure engine (``app.engine.turn``) and written as ONE atomic ``DecisionWrite``: the versioned
+update of the match row, the committed decisions' log rows, the answer under the request id,
+the notifications, and the live news, which the database sends only once it has committed.
+Only then does the seat get its answer, so an answer always means "durable".
+
+Who may learn what: membership is checked before anything else (an outsider learns nothing,
+not even whether a request id was used); a waiting seat is refused before the version is
+compared (a 409 would tell it the acting seat's private version); a pending decision or an
+undo publishes nothing and leaves every timestamp as it was.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import MatchStatus
+from app.db.store import store_of
+from app.db.store.records import (
+    MATCH_ENDED,
+    YOUR_TURN,
+    Answered,
+    Applied,
+    Commit,
+    DecisionWrite,
+    MatchRow,
+)
+from app.db.types import utcnow
+from app.engine.protocol import CONFIRM, Game, IllegalMove, InvalidMove, Move, Seat
+from app.engine.registry import get_game
+from app.engine.turn import Decision, Turn, decide, undo
+from app.engine.turn import NotYourTurn as EngineNotYourTurn
+from app.services import live, ratings
+from app.services._db import use_case
+from app.services._rows import is_token
+from app.services.errors import (
+    Conflict,
+    DomainError,
+    IllegalMoveError,
+    InvalidInput,
+    NotYourTurn,
+    StaleVersion,
+)
+from app.services.live import Nudge
+from app.services.play import loaded as kept
+from app.services.play.loaded import LoadedMatch, pending_json
+from app.services.play.log import LoggedRow, logged, visible
+from app.services.play.standings import resigned_last
+from app.services.play.views import match_view, seat_or_forbidden
+from app.services.schemas import LogEntry, MoveResult
+
+Action = Literal["move", "undo", "confirm"]
+
+
+@use_case
+async def submit_move(
+    db: AsyncSession,
+    *,
+    match_id: int,
+    user_id: int,
+    move: str,
+    expected_version: int,
+    request_id: str,
+    locale: str,
+    log_after: int | None = None,
+) -> MoveResult:
+    """Take one decision; it stays pending (undoable) unless it is an undo barrier."""
+    return await _decide(db, match_id, user_id, "move", move, expected_version, request_id, locale, log_after)
+
+
+@use_case
+async def undo_move(
+    db: AsyncSession,
+    *,
+    match_id: int,
+    user_id: int,
+    expected_version: int,
+    request_id: str,
+    locale: str,
+    log_after: int | None = None,
+) -> MoveResult:
+    """Drop the seat's last pending decision."""
+    return await _decide(db, match_id, user_id, "undo", None, expected_version, request_id, locale, log_after)
+
+
+@use_case
+async def confirm_turn(
+    db: AsyncSession,
+    *,
+    match_id: int,
+    user_id: int,
+    expected_version: int,
+    request_id: str,
+    locale: str,
+    log_after: int | None = None,
+) -> MoveResult:
+    """Commit everything pending and end the turn (submits ``confirm``)."""
+    return await _decide(
+        db, match_id, user_id, "confirm", str(CONFIRM), expected_version, request_id, locale, log_after
+    )
+
+
+async def _decide(
+    db: AsyncSession,
+    match_id: int,
+    user_id: int,
+    action: Action,
+    move_text: str | None,
+    expected_version: int,
+    request_id: str,
+    locale: str,
+    log_after: int | None,
+) -> MoveResult:
+    if not is_token(request_id):
+        raise InvalidInput("a request id has 1 to 64 letters, digits, '-' or '_'")
+    store = store_of(db)
+    loaded = kept.cached(db, match_id, expected_version)
+    optimistic = loaded is not None
+    if loaded is None:
+        loaded = await kept.load(db, match_id)
+    while True:
+        seat = seat_or_forbidden(loaded, user_id)
+        refused = _refusal(loaded, seat, action, expected_version)
+        if refused is not None:
+            # A repeated request whose first copy moved the match on gets its first answer.
+            used = await store.answer(match_id, request_id)
+            if used is not None:
+                return await _stored_answer(db, used, user_id)
+            raise refused
+        new_turn, committed = _engine_step(loaded, seat, action, move_text)
+        plan = _plan(loaded, seat, user_id, new_turn, committed, request_id, locale, log_after)
+        outcome = await store.write(plan.write)
+        if isinstance(outcome, Applied):
+            kept.remember(store, plan.after)
+            live.current_broker().deliver(plan.nudges)
+            if plan.after.row.status == MatchStatus.FINISHED:
+                # Ratings are their own transaction: the clock round rates any match a crash
+                # left unrated (rating is idempotent).
+                await ratings.rate_finished(db, match_id=match_id)
+            return plan.answer
+        if isinstance(outcome, Answered):
+            return await _stored_answer(db, outcome, user_id)
+        if not optimistic:
+            raise StaleVersion(
+                "the match has moved on: look at the board again", current_version=outcome.version
+            )
+        # The kept match was out of date (another process wrote): decide on the fresh one.
+        optimistic = False
+        loaded = await kept.load(db, match_id)
+
+
+def _refusal(loaded: LoadedMatch, seat: Seat, action: Action, expected_version: int) -> DomainError | None:
+    """Why ``seat`` may not decide now, or None. The order matters (module doc)."""
+    row = loaded.row
+    if row.status != MatchStatus.ACTIVE or loaded.turn is None:
+        return Conflict("this match is not running")
+    if seat not in row.to_act:
+        if action == "undo":
+            return IllegalMoveError("there is nothing to undo: committed decisions are final")
+        return NotYourTurn("it is not your turn")
+    if row.version != expected_version:
+        return StaleVersion(
+            f"the match has moved on (version {row.version}, you saw {expected_version})",
+            current_version=row.version,
+        )
+    return None
+
+
+def _engine_step(
+    loaded: LoadedMatch, seat: Seat, action: Action, move_text: str | None
+) -> tuple[Turn, tuple[Decision, ...]]:
+    game, turn, seed = loaded.game, loaded.turn, loaded.row.seed
+    assert game is not None and turn is not None and seed is not None
+    try:
+        if action == "undo":
+            return undo(turn, seat), ()
+        state = loaded.current() if turn.pending else turn.committed
+        step = decide(game, turn, seat, _parse_move(move_text), seed, state)
+    except EngineNotYourTurn as error:
+        raise NotYourTurn(error.reason) from None
+    except IllegalMove as error:
+        raise IllegalMoveError(error.reason) from None
+    return step.turn, step.committed
+
+
+def _parse_move(text: str | None) -> Move:
+    try:
+        return Move.parse(text or "")
+    except InvalidMove as error:
+        raise IllegalMoveError(str(error)) from None
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    write: DecisionWrite
+    after: LoadedMatch
+    """The match as it is once ``write`` is applied."""
+    answer: MoveResult
+    nudges: list[Nudge]
+
+
+def _plan(
+    loaded: LoadedMatch,
+    seat: Seat,
+    user_id: int,
+    new_turn: Turn,
+    committed: tuple[Decision, ...],
+    request_id: str,
+    locale: str,
+    log_after: int | None,
+) -> _Plan:
+    """The write of one decision, the match as it will be after it, and the news it makes."""
+    game = loaded.game
+    assert game is not None
+    row, now = loaded.row, utcnow()
+    version = row.version + 1
+    pending = pending_json(new_turn.pending)
+    new_rows: list[LoggedRow] = []
+    commit: Commit | None = None
+    nudges: list[Nudge] = []
+    new_row = replace(row, version=version, pending=pending)
+    if committed:
+        new_rows = logged(loaded.last_seq + 1, committed)
+        commit = _commit(game, row, new_turn, new_rows, now)
+        new_row = replace(
+            new_row,
+            committed_version=version,
+            state=commit.state,
+            rng_counter=commit.rng_counter,
+            to_act=commit.to_act,
+            status=commit.status,
+            result=commit.result,
+            turn_started_at=commit.turn_started_at or row.turn_started_at,
+            seats=_with_standings(row, commit),
+        )
+        nudges.append(Nudge("match", row.id, version, loaded.last_seq))
+        turn_moved = commit.to_act != row.to_act
+        players = {s.user_id for s in row.seats if s.user_id is not None} if turn_moved else {user_id}
+        nudges += [Nudge("user", u) for u in sorted(players)]
+    after = kept.advanced(loaded, new_row, new_turn, None, new_rows)
+    view = match_view(after, seat, locale, log_after=log_after)
+    answer = MoveResult.model_construct(version=view.version, committed=bool(committed), match=view)
+    broker = live.current_broker()
+    write = DecisionWrite(
+        match_id=row.id,
+        seen=row.version,
+        request_id=request_id,
+        user_id=user_id,
+        now=now,
+        pending=pending,
+        answer=_stored_form(answer, after, locale),
+        commit=commit,
+        nudges=tuple(broker.payload(n) for n in nudges),
+    )
+    return _Plan(write, after, answer, nudges)
+
+
+def _commit(game: Game, row: MatchRow, new_turn: Turn, new_rows: list[LoggedRow], now: Any) -> Commit:
+    state = new_turn.committed
+    to_act = tuple(sorted(game.to_act(state)))
+    outcome = game.outcome(state)
+    status, result, finished_at = MatchStatus.ACTIVE, None, None
+    standings: tuple[tuple[int, float, int], ...] = ()
+    users = {s.seat: s.user_id for s in row.seats if s.user_id is not None}
+    if outcome is not None:
+        to_act, status, finished_at = (), MatchStatus.FINISHED, now
+        ranks = resigned_last(list(outcome.ranks), row.resigned)
+        result = {"scores": list(outcome.scores), "ranks": ranks}
+        standings = tuple((s.seat, float(outcome.scores[s.seat]), ranks[s.seat]) for s in row.seats)
+    turn_started_at = now if to_act != row.to_act and outcome is None else None
+    if outcome is not None:
+        notices = tuple((u, MATCH_ENDED, now) for u in sorted(users.values()))
+    elif turn_started_at is not None:
+        notices = tuple((users[s], YOUR_TURN, now) for s in to_act if s in users)
+    else:
+        notices = ()
+    return Commit(
+        state=game.format_position(state),
+        rng_counter=new_turn.rng_counter,
+        to_act=to_act,
+        status=status,
+        result=result,
+        turn_started_at=turn_started_at,
+        finished_at=finished_at,
+        log=tuple(r.to_row() for r in new_rows),
+        standings=standings,
+        notices=notices,
+    )
+
+
+def _with_standings(row: MatchRow, commit: Commit) -> Any:
+    if not commit.standings:
+        return row.seats
+    final = {seat: (score, rank) for seat, score, rank in commit.standings}
+    return tuple(replace(s, score=final[s.seat][0], rank=final[s.seat][1]) for s in row.seats)
+
+
+# --- answers under request ids ---------------------------------------------------------
+
+
+def _stored_form(answer: MoveResult, after: LoadedMatch, locale: str) -> dict[str, Any]:
+    """The answer as stored under its request id: the committed log lines by reference.
+
+    Logged rows never change and their lines depend only on the viewer and the locale, so
+    the seq range shown (and the pending lines, which are not logged) rebuilds the very same
+    answer; storing the lines would make the stored answers grow with the match.
+    """
+    view = answer.match
+    return {
+        "version": answer.version,
+        "committed": answer.committed,
+        "match": view.model_dump(mode="json", exclude={"log"}),
+        "log": {
+            "locale": locale,
+            "first": view.log_after + 1,
+            "last": after.last_seq,
+            "pending": [e.model_dump(mode="json") for e in view.log if e.pending],
+        },
+    }
+
+
+async def _stored_answer(db: AsyncSession, used: Answered, user_id: int) -> MoveResult:
+    """The answer given to a request id before (``_stored_form`` back into a ``MoveResult``)."""
+    if used.user_id != user_id:
+        raise Conflict("this request id was already used")
+    answer = used.answer
+    shown = answer.get("log")
+    if shown is None:  # stored whole (before the log was kept by reference)
+        return MoveResult.model_validate(answer)
+    match = answer["match"]
+    log: list[LogEntry] = []
+    first, last = shown["first"], shown["last"]
+    if last >= first:
+        rows = await store_of(db).log_before(match["id"], before=last + 1, limit=last - first + 1)
+        lines = [LoggedRow.from_row(r) for r in rows]
+        log = visible(get_game(match["game"]), lines, match["viewer_seat"], shown["locale"])
+    log += [LogEntry.model_validate(entry) for entry in shown["pending"]]
+    return MoveResult.model_validate(
+        {"version": answer["version"], "committed": answer["committed"], "match": {**match, "log": log}}
+    )
