@@ -80,17 +80,19 @@ class Nudge:
 
 
 class Subscription:
-    """An async iterator of nudges for one match or user; registered as soon as it is made.
+    """An async iterator of the nudges for some matches and users, in the order they came;
+    registered as soon as it is made.
 
     Close it (``aclose`` or ``async with``) when done; a forgotten one is dropped when it
     is garbage-collected.
     """
 
-    def __init__(self, broker: Broker, key: tuple[str, int]) -> None:
+    def __init__(self, broker: Broker, *keys: tuple[str, int]) -> None:
         self._broker = broker
-        self._key = key
+        self._keys = keys
         self._queue: asyncio.Queue[Nudge] = asyncio.Queue(QUEUE_SIZE)
-        broker._subscribers.setdefault(key, weakref.WeakSet()).add(self)
+        for key in keys:
+            broker._subscribers.setdefault(key, weakref.WeakSet()).add(self)
 
     def __aiter__(self) -> AsyncIterator[Nudge]:
         return self
@@ -102,6 +104,13 @@ class Subscription:
         """The next nudge; ``TimeoutError`` after ``timeout`` seconds."""
         return await asyncio.wait_for(self._queue.get(), timeout)
 
+    def pending(self) -> list[Nudge]:
+        """The nudges that have arrived and not been taken yet (taking them)."""
+        taken = []
+        while not self._queue.empty():
+            taken.append(self._queue.get_nowait())
+        return taken
+
     def _put(self, nudge: Nudge) -> None:
         if self._queue.full():
             # A slow reader only needs the newest news: drop the oldest nudge.
@@ -109,11 +118,12 @@ class Subscription:
         self._queue.put_nowait(nudge)
 
     async def aclose(self) -> None:
-        subscribers = self._broker._subscribers.get(self._key)
-        if subscribers is not None:
-            subscribers.discard(self)
-            if not subscribers:
-                self._broker._subscribers.pop(self._key, None)
+        for key in self._keys:
+            subscribers = self._broker._subscribers.get(key)
+            if subscribers is not None:
+                subscribers.discard(self)
+                if not subscribers:
+                    self._broker._subscribers.pop(key, None)
 
     async def __aenter__(self) -> Subscription:
         return self
@@ -179,14 +189,15 @@ class Broker:
         if _installed is self:
             _install(None)
 
-    def subscribe(self, kind: NudgeKind, ident: int) -> Subscription:
-        return Subscription(self, (kind, ident))
+    def subscribe(self, *keys: tuple[NudgeKind, int]) -> Subscription:
+        """One subscription to the news of several (kind, id): ``("match", 42), ("user", 7)``."""
+        return Subscription(self, *keys)
 
     def subscribe_match(self, match_id: int) -> Subscription:
-        return self.subscribe("match", match_id)
+        return self.subscribe(("match", match_id))
 
     def subscribe_user(self, user_id: int) -> Subscription:
-        return self.subscribe("user", user_id)
+        return self.subscribe(("user", user_id))
 
     async def publish_match(self, match_id: int, version: int) -> None:
         await self.publish(Nudge("match", match_id, version))

@@ -75,13 +75,17 @@ async def get_current_user(user: OptionalUser) -> UserOut:
 CurrentUser = Annotated[UserOut, Depends(get_current_user)]
 
 
-async def get_locale(request: Request, user: OptionalUser) -> str:
+def locale_for(request: Request, user: UserOut | None) -> str:
     """The user's language, else the cookie's, else the browser's Accept-Language."""
-    chosen = (
+    return (
         normalise(user.locale if user else None)
         or normalise(request.cookies.get(LOCALE_COOKIE))
         or negotiate(request.headers.get("accept-language"))
     )
+
+
+async def get_locale(request: Request, user: OptionalUser) -> str:
+    chosen = locale_for(request, user)
     request.state.locale = chosen
     return chosen
 

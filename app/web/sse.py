@@ -1,49 +1,156 @@
-"""Server-sent events: nudges only ("match 42 is at version 17"); pages fetch their own view.
+"""Server-sent events: each stream carries what its own viewer may see, built for that viewer.
 
-``/sse/matches/{id}`` nudges every viewer of a match after a committed decision;
-``/sse/me`` nudges a user whose your-turn queue may have changed (the header badge).
+- ``GET /api/live?match=ID[&log_after=N]`` (JSON clients): event ``view`` with the caller's
+  view at once, then after every committed version (the log holds only the lines after the
+  previous event's; versions may be skipped when the client is slow, never reordered);
+  ``me`` when the user's badge or lists changed.
+- ``GET /sse/live?m=ID&m=ID&me=1`` (the pages: one stream per browser, shared by its tabs
+  through static/js/live-worker.js): ``hello`` with the viewer's version of each match, then
+  ``area`` (a match's new board area, rendered for this viewer, with only the new log lines),
+  ``me`` (the rendered badge), ``chat`` (a match's chat changed) and ``stale`` (fetch the
+  area yourself: an open table changed).
+
+A stream looks up its viewer once and then holds no database connection: a push is built
+from the process's kept match (``app.services.play.pushes``) and shared by every stream of
+the same viewer. Nothing a stream sends depends on another seat's pending decisions.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from typing import Annotated
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from app.services import accounts
-from app.services.live import Broker, Subscription
-from app.web.deps import LoginRequired
+from app.db.models import MatchStatus
+from app.db.store import store_of
+from app.services import accounts, notify
+from app.services._rows import MAX_ID
+from app.services.live import Broker, Nudge, NudgeKind, Subscription
+from app.services.play import loaded as kept
+from app.services.play import pushes
+from app.services.schemas import UserOut
+from app.web.deps import LoginRequired, locale_for
+from app.web.pages import live_pages
 from app.web.security import SESSION_COOKIE
 
-router = APIRouter(prefix="/sse", include_in_schema=False)
+router = APIRouter(include_in_schema=False)
 PING_SECONDS = 15
+MAX_TOPICS = 50
+MatchId = Annotated[int, Query(ge=1, le=MAX_ID)]
 
 
-@router.get("/matches/{match_id}")
-async def match_events(request: Request, match_id: int) -> EventSourceResponse:
-    broker: Broker = request.app.state.broker
-    return EventSourceResponse(_nudges(broker.subscribe_match(match_id), "match"), ping=PING_SECONDS)
-
-
-@router.get("/me")
-async def my_events(request: Request) -> EventSourceResponse:
-    # The session is looked up here and closed at once: a stream may stay open for hours
-    # and must not hold a database connection.
-    token = request.cookies.get(SESSION_COOKIE)
-    maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+@router.get("/api/live")
+async def api_live(
+    request: Request,
+    match: MatchId,
+    log_after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
+) -> EventSourceResponse:
+    user, locale = await _viewer(request)
+    maker = _maker(request)
     async with maker() as db:
-        user = await accounts.user_for_token(db, token=token) if token else None
-    if user is None:
+        store = store_of(db)
+        await kept.load(db, match)  # 404 before the stream starts
+    keys: list[tuple[NudgeKind, int]] = [("match", match)]
+    if user is not None:
+        keys.append(("user", user.id))
+    subscription = _broker(request).subscribe(*keys)
+
+    async def events() -> AsyncIterator[ServerSentEvent]:
+        async with subscription:
+            loaded = await pushes.match_at(store, match, 0)
+            seat = loaded.seat_of(user.id if user else None)
+            shown = loaded.row.committed_version
+            yield ServerSentEvent(pushes.json_view(loaded, seat, locale, log_after), event="view")
+            async for news in _news(subscription):
+                if news.kind == "user":
+                    yield ServerSentEvent("{}", event="me")
+                elif news.kind == "match" and news.version is not None and news.version > shown:
+                    loaded = await pushes.match_at(store, match, news.version)
+                    shown = loaded.row.committed_version
+                    yield ServerSentEvent(pushes.json_view(loaded, seat, locale, news.after), event="view")
+
+    return EventSourceResponse(events(), ping=PING_SECONDS)
+
+
+@router.get("/sse/live")
+async def page_live(
+    request: Request,
+    m: Annotated[list[int], Query(max_length=MAX_TOPICS)] = [],  # noqa: B006 - FastAPI copies it
+    me: bool = False,
+) -> EventSourceResponse:
+    user, locale = await _viewer(request)
+    if me and user is None:
         raise LoginRequired("please log in first")
+    matches = sorted({i for i in m if 1 <= i <= MAX_ID})
+    maker = _maker(request)
+    keys: list[tuple[NudgeKind, int]] = [("match", i) for i in matches] + [("chat", i) for i in matches]
+    if me and user is not None:
+        keys.append(("user", user.id))
+    subscription = _broker(request).subscribe(*keys)
+
+    async def events() -> AsyncIterator[ServerSentEvent]:
+        async with subscription:
+            async with maker() as db:
+                store = store_of(db)
+                versions = await live_pages.versions(db, matches, user)
+            yield ServerSentEvent(json.dumps(versions), event="hello")
+            async for news in _news(subscription):
+                if news.kind == "user" and user is not None:
+                    async with maker() as db:
+                        badge = await notify.badge(db, user_id=user.id)
+                    yield ServerSentEvent(live_pages.badge_event(badge, locale), event="me")
+                elif news.kind == "chat":
+                    yield ServerSentEvent(json.dumps({"match": news.id}), event="chat")
+                elif news.kind == "match" and news.version is not None:
+                    loaded = await pushes.match_at(store, news.id, news.version)
+                    if loaded.row.status == MatchStatus.OPEN:
+                        yield ServerSentEvent(json.dumps({"match": news.id}), event="stale")
+                        continue
+                    async with maker() as db:
+                        area = await live_pages.area_event(db, loaded, user, locale, news.after)
+                    yield ServerSentEvent(area, event="area")
+
+    return EventSourceResponse(events(), ping=PING_SECONDS)
+
+
+async def _news(subscription: Subscription) -> AsyncIterator[Nudge]:
+    """The subscription's nudges, the older ones of a match dropped when newer ones wait."""
+    async for first in subscription:
+        waiting = [first, *subscription.pending()]
+        newest: dict[tuple[str, int], Nudge] = {}
+        for nudge in waiting:
+            seen = newest.get((nudge.kind, nudge.id))
+            if nudge.kind == "match" and seen is not None:
+                # The lines after the earliest seq cover them all (None: not known).
+                nudge = Nudge("match", nudge.id, nudge.version, _earlier(seen.after, nudge.after))
+            newest[(nudge.kind, nudge.id)] = nudge
+        for nudge in newest.values():
+            yield nudge
+
+
+def _earlier(first: int | None, then: int | None) -> int | None:
+    return None if first is None or then is None else min(first, then)
+
+
+async def _viewer(request: Request) -> tuple[UserOut | None, str]:
+    """Who is watching (looked up once: a stream may stay open for hours) and in which language."""
+    token = request.cookies.get(SESSION_COOKIE)
+    user = None
+    if token:
+        async with _maker(request)() as db:
+            user = await accounts.user_for_token(db, token=token)
+    return user, locale_for(request, user)
+
+
+def _maker(request: Request) -> async_sessionmaker[AsyncSession]:
+    maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
+    return maker
+
+
+def _broker(request: Request) -> Broker:
     broker: Broker = request.app.state.broker
-    return EventSourceResponse(_nudges(broker.subscribe_user(user.id), "me"), ping=PING_SECONDS)
-
-
-async def _nudges(subscription: Subscription, event: str) -> AsyncIterator[ServerSentEvent]:
-    async with subscription:
-        async for nudge in subscription:
-            data = {"kind": nudge.kind, "id": nudge.id, "version": nudge.version}
-            yield ServerSentEvent(data=json.dumps(data), event=event)
+    return broker

@@ -39,27 +39,70 @@
     return { path: el.getAttribute("data-match-action"), move: null };
   }
 
-  // Versions only grow for a viewer. A board answer older than the one shown (an SSE refresh
+  // Versions only grow for a viewer. A board answer older than the one shown (a live push
   // overtaken by the answer to the player's next decision) must not put the old board back.
-  function isStale(html) {
-    var a = area();
-    var incoming = /id="match-area"[^>]*data-version="(\d+)"/.exec(html || "");
-    var shown = a ? parseInt(a.getAttribute("data-version"), 10) : NaN;
-    return incoming !== null && !isNaN(shown) && parseInt(incoming[1], 10) < shown;
+  function versionOf(root) {
+    var el = root && root.querySelector ? root.querySelector("#match-area") : null;
+    return el ? parseInt(el.getAttribute("data-version"), 10) : NaN;
   }
 
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    if (event.detail.target === live() && isStale(event.detail.serverResponse)) {
-      event.detail.shouldSwap = false;
-    }
-  });
+  // The log: the page keeps the list it has and adds what an answer brings. Committed lines
+  // carry their decision's seq (data-seq); an answer's list holds the lines after its
+  // data-log-after, then the acting seat's pending lines (which replace the shown ones).
+  function lastSeq(list) {
+    var newest = list ? list.querySelector("li[data-seq]:not(.pending)") : null;
+    return newest ? parseInt(newest.getAttribute("data-seq"), 10) : 0;
+  }
 
-  function swapArea(html, focusMove) {
-    var target = live();
-    if (!target || isStale(html)) {
-      return;
+  function mergeLog(kept, fresh) {
+    var after = parseInt(fresh.getAttribute("data-log-after"), 10) || 0;
+    var last = lastSeq(kept);
+    if (after > last) {
+      return false; // the answer starts beyond what the page has: fetch what is missing
     }
-    target.innerHTML = html;
+    kept.querySelectorAll("li.pending, li.empty").forEach(function (li) { li.remove(); });
+    var newer = Array.prototype.filter.call(fresh.children, function (li) {
+      return li.classList.contains("pending") || parseInt(li.getAttribute("data-seq"), 10) > last;
+    });
+    if (!newer.length && !kept.querySelector("li")) {
+      newer = Array.prototype.slice.call(fresh.children); // "nothing has happened yet"
+    }
+    var first = kept.firstChild;
+    newer.forEach(function (li) { kept.insertBefore(li, first); });
+    return true;
+  }
+
+  // Put an area answer (or a live push) in place; false when it is older than the shown one
+  // or its log does not join the page's (then the page fetches the area with the gap).
+  // ``anew``: the answer's log replaces the page's (the page was too far behind).
+  function applyArea(html, focusMove, anew) {
+    var target = live();
+    if (!target) {
+      return false;
+    }
+    var incoming = document.createElement("template");
+    incoming.innerHTML = html;
+    var shown = area();
+    if (shown && versionOf(incoming.content) < parseInt(shown.getAttribute("data-version"), 10)) {
+      return false;
+    }
+    var kept = document.getElementById("log-list");
+    var fresh = incoming.content.querySelector("#log-list");
+    if (kept && fresh && !anew) {
+      if (!mergeLog(kept, fresh)) {
+        refreshArea();
+        return false;
+      }
+      // The page's own list (and its "show earlier" button) stay; the answer's go.
+      var freshSection = fresh.closest("section");
+      var earlier = kept.closest("section").querySelector("[data-log-before]");
+      freshSection.replaceChild(kept, fresh);
+      freshSection.querySelectorAll("[data-log-before]").forEach(function (b) { b.remove(); });
+      if (earlier) {
+        freshSection.appendChild(earlier);
+      }
+    }
+    target.replaceChildren(incoming.content);
     if (window.htmx) {
       window.htmx.process(target);
     }
@@ -68,11 +111,42 @@
       next = target.querySelector('[data-move="' + CSS.escape(focusMove) + '"]');
     }
     next = next || target.querySelector("[data-move]") || target.querySelector("[data-match-action]");
-    if (next && typeof next.focus === "function") {
+    if (focusMove !== undefined && next && typeof next.focus === "function") {
       next.focus({ preventScroll: true });
     }
     document.dispatchEvent(new CustomEvent("drachenhort:area-swapped"));
+    return true;
   }
+
+  // Fetch the area with every line after the page's newest (after a gap, a reconnect, or for
+  // a tab shown again); at most one such request at a time.
+  var refreshing = false;
+  function refreshArea() {
+    var a = area();
+    if (!a || refreshing) {
+      return;
+    }
+    refreshing = true;
+    var url = "/matches/" + a.getAttribute("data-match") + "/area?log_after=" + lastSeq(document.getElementById("log-list"));
+    fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } }).then(function (response) {
+      return response.ok ? response.text() : null;
+    }).then(function (html) {
+      if (html !== null) {
+        var incoming = document.createElement("template");
+        incoming.innerHTML = html;
+        var fresh = incoming.content.querySelector("#log-list");
+        var after = fresh ? parseInt(fresh.getAttribute("data-log-after"), 10) || 0 : 0;
+        // Further behind than the server keeps lines for: the newest part, with "show earlier".
+        applyArea(html, undefined, after > lastSeq(document.getElementById("log-list")));
+      }
+    }).catch(function () {
+      // the next push or a later look tries again
+    }).then(function () {
+      refreshing = false;
+    });
+  }
+
+  window.Drachenhort = { applyArea: applyArea, refreshArea: refreshArea };
 
   function post(el) {
     var a = area();
@@ -92,6 +166,7 @@
     body.set("expected_version", a.getAttribute("data-version"));
     body.set("request_id", requestId());
     body.set("csrf_token", csrf());
+    body.set("log_after", String(lastSeq(document.getElementById("log-list"))));
     var url = "/matches/" + a.getAttribute("data-match") + "/" + act.path;
     fetch(url, {
       method: "POST",
@@ -101,7 +176,7 @@
     }).then(function (response) {
       return response.text().then(function (text) {
         if (response.ok || response.status === 409) {
-          swapArea(text, act.move);
+          applyArea(text, act.move || "");
           if (response.ok) {
             flash("");
           }
@@ -119,6 +194,45 @@
       }
     });
   }
+
+  // "Show earlier moves": the page before the oldest line shown, added at the bottom.
+  function loadEarlier(button) {
+    var a = area();
+    var log = document.getElementById("log-list");
+    if (!a || !log || button.disabled) {
+      return;
+    }
+    button.disabled = true;
+    var url = "/matches/" + a.getAttribute("data-match") + "/log?before=" + button.getAttribute("data-log-before");
+    fetch(url, { credentials: "same-origin", headers: { "HX-Request": "true" } }).then(function (response) {
+      return response.ok ? response.text() : null;
+    }).then(function (html) {
+      button.disabled = false;
+      if (html === null) {
+        return;
+      }
+      var page = document.createElement("template");
+      page.innerHTML = html;
+      var list = page.content.querySelector("ol");
+      Array.prototype.slice.call(list.children).forEach(function (li) { log.appendChild(li); });
+      var after = parseInt(list.getAttribute("data-log-after"), 10) || 0;
+      if (after > 0) {
+        button.setAttribute("data-log-before", String(after + 1));
+      } else {
+        button.remove();
+      }
+    }).catch(function () {
+      button.disabled = false;
+    });
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-log-before]") : null;
+    if (button) {
+      event.preventDefault();
+      loadEarlier(button);
+    }
+  });
 
   function actionable(target) {
     if (!(target instanceof Element)) {

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import signal
 import time
 from pathlib import Path
@@ -133,12 +134,15 @@ async def _assert_a_nudge_arrives(base_url: str, actors: list[Actor]) -> None:
     async def first_nudge() -> str:
         async with (
             httpx.AsyncClient(timeout=10) as client,
-            client.stream("GET", f"{base_url}/sse/matches/{view['id']}") as response,
+            client.stream("GET", f"{base_url}/api/live?match={view['id']}") as response,
         ):
             ready.set()
+            views = 0
             async for line in response.aiter_lines():
                 if line.startswith("data:"):
-                    return line
+                    views += 1
+                    if views > 1:  # the first is the view at connecting
+                        return line
         raise AssertionError("the stream ended")
 
     deadline = time.monotonic() + 10
@@ -154,7 +158,7 @@ async def _assert_a_nudge_arrives(base_url: str, actors: list[Actor]) -> None:
         assert answer.status_code == 200, answer.text
         done, _ = await asyncio.wait({task}, timeout=1.5)
         if done:
-            assert f'"id": {view["id"]}' in task.result() or f'"id":{view["id"]}' in task.result()
+            assert json.loads(task.result()[5:])["id"] == view["id"]
             return
         task.cancel()
         ready.clear()

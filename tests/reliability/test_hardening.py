@@ -141,7 +141,7 @@ async def test_user_text_is_escaped_on_every_page(actors: list[Actor]) -> None:
 
 
 async def _sse_headers(base_url: str, client: httpx.AsyncClient, match_id: int) -> httpx.Headers:
-    async with client.stream("GET", f"{base_url}/sse/matches/{match_id}") as response:
+    async with client.stream("GET", f"{base_url}/api/live?match={match_id}") as response:
         return response.headers
 
 

@@ -32,6 +32,7 @@ from app.db.session import dispose, make_engine
 from app.engine.protocol import Event, Game, Move
 from app.engine.registry import get_game
 from app.engine.replay import replay
+from app.services.play.views import LOG_PAGE
 from tests.reliability.hidden import scramble
 from tests.reliability.support import Actor, StoredMatch, read_match, request_id, start_match, write_state
 from tests.support.server import Server
@@ -73,12 +74,15 @@ _Entry = tuple[int, str, str, bool]
 
 
 def _expected_log(
-    match: StoredMatch, seat: int | None, cache: dict[tuple[int, int | None], list[_Entry]]
+    match: StoredMatch, seat: int | None, cache: dict[tuple[int, int | None], list[_Entry]], after: int = 0
 ) -> list[_Entry]:
-    """The log lines ``seat`` may see; committed lines are cached by (seq, seat)."""
+    """The log lines ``seat`` may see of the decisions after ``after``; committed lines are
+    cached by (seq, seat)."""
     game = match.game
     out: list[_Entry] = []
     for row in match.log:
+        if row.seq <= after:
+            continue
         key = (row.seq, seat)
         if key not in cache:
             events = (Event.from_json(raw) for raw in row.events)
@@ -111,6 +115,8 @@ class Sweep:
         self.engine = engine
         self.game = game
         self.match_id = match_id
+        self.views_seen: dict[int | None, dict[int, Any]] = {}
+        """Each viewer's view at each version it was asked at (the pushes must agree)."""
         self.altered = 0
         self.checked_pages = 0
         self.log_cache: dict[tuple[int, int | None], list[_Entry]] = {}
@@ -132,11 +138,14 @@ class Sweep:
             assert body["view"] == expected, (
                 f"seat {seat}: the API view is not the game's view of the real state"
             )
-            assert _log_of(body) == _expected_log(match, seat, self.log_cache), (
+            # A view shows the newest LOG_PAGE decisions (earlier ones page by page).
+            assert body["log_after"] == max(0, len(match.log) - LOG_PAGE)
+            assert _log_of(body) == _expected_log(match, seat, self.log_cache, body["log_after"]), (
                 f"seat {seat}: log shows other events"
             )
             _assert_no_secret(response.text, secrets, f"the API answer for seat {seat}")
             answers[seat] = body
+            self.views_seen.setdefault(seat, {})[body["version"]] = body["view"]
         return match, answers
 
     async def check_altered_hidden_data(
@@ -195,8 +204,11 @@ async def _collect_sse(client: httpx.AsyncClient, url: str, into: list[str], rea
     async with client.stream("GET", url) as response:
         assert response.status_code == 200
         ready.set()
+        event = ""
         async for line in response.aiter_lines():
-            if line.startswith("data:"):
+            if line.startswith("event:"):
+                event = line[6:].strip()
+            elif line.startswith("data:") and event == "view":
                 into.append(line[5:].strip())
 
 
@@ -214,7 +226,7 @@ async def test_no_answer_page_log_sse_or_replay_shows_hidden_data(
     tasks = []
     for (_, actor), into in zip(viewers, streams, strict=True):
         ready = asyncio.Event()
-        url = f"{rel_server.base_url}/sse/matches/{match_id}"
+        url = f"{rel_server.base_url}/api/live?match={match_id}"
         tasks.append(asyncio.create_task(_collect_sse(actor.client, url, into, ready)))
         await asyncio.wait_for(ready.wait(), 10)
     rng = random.Random(f"sweep:{slug}")
@@ -249,10 +261,20 @@ async def test_no_answer_page_log_sse_or_replay_shows_hidden_data(
         await dispose(engine)
     assert match.status == "finished"
     assert sweep.altered > 0, "no step had hidden data to alter: the sweep proved nothing"
-    for messages in streams:
-        assert messages, "a viewer got no live update at all"
+    for (seat, _), messages in zip(viewers, streams, strict=True):
+        assert len(messages) > 1, "a viewer got no live update at all"
+        compared = 0
+        own_lines = set(_expected_log(match, seat, sweep.log_cache))
         for message in messages:
-            assert set(json.loads(message)) == {"kind", "id", "version"}, message
+            pushed = json.loads(message)
+            assert pushed["viewer_seat"] == seat, "a stream carried another seat's view"
+            committed = [e for e in _log_of(pushed) if not e[3]]
+            assert set(committed) <= own_lines, f"seat {seat}: a pushed log line it may not see"
+            asked = sweep.views_seen[seat].get(pushed["version"])
+            if asked is not None:
+                assert pushed["view"] == asked, f"seat {seat}: the pushed view is not its own view"
+                compared += 1
+        assert compared > 0, "no pushed view could be compared with an answer"
 
 
 ENGINE_CASES = [("toy", 3, {}), ("draco", 4, {}), ("drachenland", 3, {}), ("felsental", 2, {})]

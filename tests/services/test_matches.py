@@ -15,7 +15,6 @@ from app.db.types import utcnow
 from app.engine.protocol import Move
 from app.engine.replay import rebuild
 from app.services import play, replays
-from app.services.play import views
 from app.services.errors import (
     Forbidden,
     IllegalMoveError,
@@ -24,6 +23,7 @@ from app.services.errors import (
     NotYourTurn,
     StaleVersion,
 )
+from app.services.play import views
 from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
 from tests.conftest import MakeUser
 from tests.support.db import new_request_id, play_to_the_end, start_toy_match
@@ -466,12 +466,12 @@ async def test_hostile_text_and_ids_are_refused_cleanly(db: AsyncSession, make_u
 
 _LOG_LOOP = """        <ol class="log-list" reversed>
         {% for e in log | reverse %}
-          <li class="log-entry{% if e.pending %} pending{% endif %}" data-pieces="{{ e.pieces | join(' ') }}" tabindex="0">{% if e.pending %}<span class="tag">{{ _("pending") }}</span> {% endif %}{{ e.text }}</li>
+          <li class="log-entry{% if e.pending %} pending{% endif %}" value="{{ e.seq }}" data-seq="{{ e.seq }}" data-pieces="{{ e.pieces | join(' ') }}" tabindex="0">{% if e.pending %}<span class="tag">{{ _("pending") }}</span> {% endif %}{{ e.text }}</li>
         {% else %}
           <li class="empty">{{ _("Nothing has happened yet.") }}</li>
         {% endfor %}
         </ol>"""  # noqa: E501 - the board page's log loop as it was written in Jinja
-"""The log list as ``match/_area.html`` rendered it with a Jinja loop."""
+"""The log list as a Jinja loop would render it (numbered by each line's decision)."""
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])

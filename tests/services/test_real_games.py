@@ -62,8 +62,6 @@ async def test_random_decisions_through_the_services_rebuild_from_the_log(
     last = rebuild(game, len(users), row.options, row.seed, [(m.seat, Move.parse(m.move)) for m in logged])
     assert game.format_position(last.state) == row.state
     for user in [None, *users]:
-        shown = await play.get_match(
-            db, match_id=match_id, viewer_id=user.id if user else None, locale="en"
-        )
+        shown = await play.get_match(db, match_id=match_id, viewer_id=user.id if user else None, locale="en")
         text = shown.model_dump_json()
         assert row.seed.hex() not in text and row.state not in text

@@ -29,7 +29,7 @@ async def test_register_with_the_form_logs_in_and_shows_the_lobby(server: Server
         lobby = await client.get("/")
     assert name in lobby.text
     assert "Toy cards" in lobby.text
-    assert 'sse-connect="/sse/me"' in lobby.text
+    assert 'src="/static/js/live.js"' in lobby.text and 'data-user="' in lobby.text
 
 
 async def test_login_form_shows_the_reason_on_bad_credentials(server: Server) -> None:
@@ -105,7 +105,7 @@ async def test_match_page_shows_legal_moves_log_and_controls(toy_match: ToyMatch
     assert f'data-version="{m.version}"' in page.text
     assert f'data-move="{first_play(m.view)}"' in page.text
     assert 'data-match-action="confirm"' in page.text
-    assert 'sse-connect="/sse/matches/' in page.text
+    assert f'data-live-match="{m.id}"' in page.text
     other = await m.other.get(f"/matches/{m.id}")
     assert "data-move=" not in other.text
 
@@ -125,7 +125,8 @@ async def test_posting_a_move_answers_with_the_match_area(toy_match: ToyMatch) -
     )
     assert response.status_code == 200, response.text
     assert response.text.lstrip().startswith('<div id="match-area"')
-    assert 'class="log-entry pending" data-pieces="card-' in response.text
+    pending_line = r'class="log-entry pending" value="\d+" data-seq="\d+" data-pieces="card-'
+    assert re.search(pending_line, response.text)
     stale = await m.mover.client.post(
         f"/matches/{m.id}/moves",
         data={

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import time
 from pathlib import Path
 
@@ -11,6 +10,7 @@ import pytest
 
 from tests.support.client import log_in, register, request_id
 from tests.support.server import Server
+from tests.support.sse import event_stream
 from tests.web.conftest import first_play, start_toy_match
 
 
@@ -44,112 +44,106 @@ async def test_pending_decisions_survive_a_server_restart(database_url: str, tmp
             await mover.aclose()
 
 
-async def _first_event(client: httpx.AsyncClient, path: str, ready: asyncio.Event) -> tuple[str, float]:
-    async with client.stream("GET", path) as response:
-        assert response.status_code == 200
-        assert response.headers["content-type"].startswith("text/event-stream")
-        ready.set()
-        event = ""
-        async for line in response.aiter_lines():
-            if line.startswith("event:"):
-                event = line.split(":", 1)[1].strip()
-            elif line.startswith("data:") and event in ("match", "me"):
-                return event, time.monotonic()
-    raise AssertionError("the stream ended without an event")
-
-
-async def test_sse_nudge_reaches_a_viewer_in_the_same_process(server: Server) -> None:
+async def test_the_other_seat_gets_its_new_view_pushed_with_only_the_new_log_lines(server: Server) -> None:
     alice, bob = await register(server.base_url), await register(server.base_url)
     try:
         m = await start_toy_match(alice, bob)
-        ready = asyncio.Event()
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as watcher:
-            task = asyncio.create_task(_first_event(watcher, f"/sse/matches/{m.id}", ready))
-            await asyncio.wait_for(ready.wait(), 5)
-            await asyncio.sleep(0.2)
+        async with event_stream(m.other.client, f"/api/live?match={m.id}") as stream:
+            _, first = await stream.next("view")
+            assert first["version"] == m.version and first["viewer_seat"] == 1
             confirmed = await m.mover.post(
                 f"/api/matches/{m.id}/confirm", {"expected_version": m.version, "request_id": request_id()}
             )
             assert confirmed.status_code == 200
-            event, _ = await asyncio.wait_for(task, 5)
-        assert event == "match"
+            _, pushed = await stream.next("view")
+        new = confirmed.json()["version"]
+        assert pushed["version"] == new and pushed["viewer_seat"] == 1
+        assert pushed["to_act"] == [1] and pushed["legal"]  # bob's own view: his turn, his moves
+        assert pushed["log_after"] == max((e["seq"] for e in first["log"]), default=0)
+        assert pushed["log"] and all(e["seq"] > pushed["log_after"] for e in pushed["log"])
     finally:
         await alice.aclose()
         await bob.aclose()
 
 
-async def test_a_pending_move_does_not_nudge_other_viewers(server: Server) -> None:
+async def test_a_pending_move_pushes_nothing_to_other_viewers(server: Server) -> None:
     alice, bob = await register(server.base_url), await register(server.base_url)
     try:
         m = await start_toy_match(alice, bob)
-        ready = asyncio.Event()
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=10) as watcher:
-            task = asyncio.create_task(_first_event(watcher, f"/sse/matches/{m.id}", ready))
-            await asyncio.wait_for(ready.wait(), 5)
+        async with (
+            httpx.AsyncClient(base_url=server.base_url, timeout=10) as watcher,
+            event_stream(watcher, f"/api/live?match={m.id}") as spectator,
+            event_stream(m.other.client, f"/api/live?match={m.id}") as other,
+        ):
+            await spectator.next("view")
+            await other.next("view")
             played = await m.mover.post(
                 f"/api/matches/{m.id}/moves",
                 {"move": first_play(m.view), "expected_version": m.version, "request_id": request_id()},
             )
             assert played.json()["committed"] is False
-            done, _ = await asyncio.wait({task}, timeout=1.0)
-            task.cancel()
-        assert not done, "a pending decision nudged other viewers (a timing leak)"
+            for stream in (spectator, other):
+                with pytest.raises(TimeoutError):
+                    await stream.next(timeout=1.0)  # a pending decision is private: no timing leak
     finally:
         await alice.aclose()
         await bob.aclose()
 
 
 @pytest.mark.postgres_only
-async def test_a_move_on_one_server_reaches_an_sse_client_of_another_within_a_second(
+async def test_a_move_on_one_server_reaches_a_stream_of_another_within_a_second(
     database_url: str, is_postgres: bool, tmp_path: Path
 ) -> None:
     if not is_postgres:
-        pytest.skip("needs PostgreSQL: LISTEN/NOTIFY carries nudges between processes")
+        pytest.skip("needs PostgreSQL: LISTEN/NOTIFY carries the news between processes")
     with Server(database_url, tmp_path / "one") as one, Server(database_url, tmp_path / "two") as two:
         alice, bob = await register(one.base_url), await register(one.base_url)
         try:
             m = await start_toy_match(alice, bob)
-            ready = asyncio.Event()
-            async with httpx.AsyncClient(base_url=two.base_url, timeout=10) as watcher:
-                task = asyncio.create_task(_first_event(watcher, f"/sse/matches/{m.id}", ready))
-                await asyncio.wait_for(ready.wait(), 5)
-                await asyncio.sleep(0.2)
+            async with (
+                httpx.AsyncClient(base_url=two.base_url, timeout=10) as watcher,
+                event_stream(watcher, f"/api/live?match={m.id}") as stream,
+            ):
+                await stream.next("view")
                 posted_at = time.monotonic()
                 confirmed = await m.mover.post(
                     f"/api/matches/{m.id}/confirm",
                     {"expected_version": m.version, "request_id": request_id()},
                 )
                 assert confirmed.status_code == 200
-                event, arrived_at = await asyncio.wait_for(task, 5)
-            assert event == "match"
+                _, pushed = await stream.next("view")
+                arrived_at = time.monotonic()
+            assert pushed["version"] == confirmed.json()["version"]
+            assert pushed["viewer_seat"] is None and "hand" not in str(pushed["view"].get("hands", ""))
             assert arrived_at - posted_at < 1.0
         finally:
             await alice.aclose()
             await bob.aclose()
 
 
-async def test_the_next_player_hears_on_their_own_stream(server: Server) -> None:
+async def test_the_next_player_gets_the_new_board_and_badge_on_the_pages_stream(server: Server) -> None:
     alice, bob = await register(server.base_url), await register(server.base_url)
     try:
         m = await start_toy_match(alice, bob)
-        ready = asyncio.Event()
-        task = asyncio.create_task(_first_event(m.other.client, "/sse/me", ready))
-        await asyncio.wait_for(ready.wait(), 5)
-        await asyncio.sleep(0.2)
-        confirmed = await m.mover.post(
-            f"/api/matches/{m.id}/confirm", {"expected_version": m.version, "request_id": request_id()}
-        )
-        assert confirmed.status_code == 200
-        event, _ = await asyncio.wait_for(task, 5)
-        assert event == "me"
-        badge = await m.other.get("/me/badge")
-        assert "Your turn: 1" in badge.text
+        async with event_stream(m.other.client, f"/sse/live?m={m.id}&me=1") as stream:
+            _, hello = await stream.next("hello")
+            assert hello == {str(m.id): m.version}
+            confirmed = await m.mover.post(
+                f"/api/matches/{m.id}/confirm", {"expected_version": m.version, "request_id": request_id()}
+            )
+            assert confirmed.status_code == 200
+            _, area = await stream.next("area")
+            _, me = await stream.next("me")
+        assert area["match"] == m.id and area["version"] == confirmed.json()["version"]
+        assert 'id="match-area"' in area["area"] and 'id="clock-panel"' in area["clock"]
+        assert 'name="csrf_token" value=""' in area["clock"]  # shared fragments carry no token
+        assert "Your turn: 1" in me["turn"]
     finally:
         await alice.aclose()
         await bob.aclose()
 
 
-async def test_my_stream_needs_a_login(server: Server) -> None:
+async def test_the_badge_stream_needs_a_login(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.base_url) as client:
-        response = await client.get("/sse/me")
+        response = await client.get("/sse/live?me=1")
     assert response.status_code == 401

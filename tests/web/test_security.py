@@ -135,9 +135,9 @@ async def test_vendored_htmx_is_served_with_its_licence(server: Server) -> None:
         for path in (
             "/static/vendor/htmx/htmx.min.js",
             "/static/vendor/htmx/LICENSE",
-            "/static/vendor/htmx-ext-sse/sse.js",
-            "/static/vendor/htmx-ext-sse/LICENSE",
             "/static/js/board.js",
+            "/static/js/live.js",
+            "/static/js/live-worker.js",
         ):
             assert (await client.get(path)).status_code == 200, path
 

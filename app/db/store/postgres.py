@@ -69,9 +69,10 @@ SELECT seq, seat, move, events FROM (
  ORDER BY seq
 """
 
-# $1 match, $2 seen version, $3 request id, $4 user, $5 pending, $6 answer, $7 now
+# $1 match, $2 seen version, $3 request id, $4 user, $5 pending, $6 answer, $7 now,
+# $8 the committed state the decision was taken on
 _UPDATE_WHERE = """
- WHERE id = $1 AND version = $2
+ WHERE id = $1 AND version = $2 AND state = $8
    AND NOT EXISTS (SELECT 1 FROM move_requests WHERE match_id = $1 AND request_id = $3)
 RETURNING version
 """
@@ -86,20 +87,20 @@ WITH m AS (UPDATE matches SET version = version + 1, pending = $5::json {_UPDATE
 SELECT version FROM m
 """
 
-# $8 state, $9 rng counter, $10 to_act, $11 status, $12 result, $13 new waiting period,
-# $14 finished at, $15-$18 log rows, $19-$21 notifications, $22 notify payloads,
-# $23-$25 the final standings
+# $9 state, $10 rng counter, $11 to_act, $12 status, $13 result, $14 new waiting period,
+# $15 finished at, $16-$19 log rows, $20-$22 notifications, $23 notify payloads,
+# $24-$26 the final standings
 WRITE_COMMIT = f"""
 WITH m AS (
     UPDATE matches SET version = version + 1, committed_version = version + 1, pending = $5::json,
-           state = $8, rng_counter = $9, to_act = $10::json, status = $11, result = $12::json,
-           turn_started_at = coalesce($13, turn_started_at), finished_at = coalesce($14, finished_at),
+           state = $9, rng_counter = $10, to_act = $11::json, status = $12, result = $13::json,
+           turn_started_at = coalesce($14, turn_started_at), finished_at = coalesce($15, finished_at),
            updated_at = $7
     {_UPDATE_WHERE}),
 {_STORE_ANSWER},
 l AS (INSERT INTO moves (match_id, seq, seat, move, events, created_at)
       SELECT $1, x.seq, x.seat, x.move, x.events::json, $7
-        FROM m CROSS JOIN unnest($15::int[], $16::int[], $17::text[], $18::text[])
+        FROM m CROSS JOIN unnest($16::int[], $17::int[], $18::text[], $19::text[])
              AS x(seq, seat, move, events)),
 seen AS (UPDATE notifications SET read_at = $7
           WHERE user_id = $4 AND match_id = $1 AND kind = '{YOUR_TURN}' AND read_at IS NULL
@@ -108,12 +109,12 @@ note AS (INSERT INTO notifications (user_id, match_id, kind, period, created_at,
          SELECT x.user_id, $1, x.kind, x.period, $7,
                 CASE WHEN us.email IS NOT NULL AND NOT us.mail_opt_out AND NOT us.disabled
                      THEN 'pending' ELSE 'none' END
-           FROM m CROSS JOIN unnest($19::int[], $20::text[], $21::timestamptz[]) AS x(user_id, kind, period)
+           FROM m CROSS JOIN unnest($20::int[], $21::text[], $22::timestamptz[]) AS x(user_id, kind, period)
            LEFT JOIN user_settings us ON us.user_id = x.user_id
          ON CONFLICT (user_id, match_id, kind, period) DO NOTHING),
-k AS (SELECT pg_notify('{CHANNEL}', p) FROM m CROSS JOIN unnest($22::text[]) AS p),
+k AS (SELECT pg_notify('{CHANNEL}', p) FROM m CROSS JOIN unnest($23::text[]) AS p),
 st AS (UPDATE seats s SET score = x.score, rank = x.rank
-         FROM m, unnest($23::int[], $24::float8[], $25::int[]) AS x(seat, score, rank)
+         FROM m, unnest($24::int[], $25::float8[], $26::int[]) AS x(seat, score, rank)
         WHERE s.match_id = $1 AND s.seat = x.seat)
 SELECT (SELECT version FROM m), (SELECT count(*) FROM k)
 """
@@ -184,7 +185,16 @@ class PostgresStore:
         return None if used is None else Answered(used["user_id"], used["answer"])
 
     async def _apply(self, w: DecisionWrite) -> int | None:
-        head = (w.match_id, w.seen, w.request_id, w.user_id, _json(w.pending), _json(w.answer), w.now)
+        head = (
+            w.match_id,
+            w.seen,
+            w.request_id,
+            w.user_id,
+            _json(w.pending),
+            _json(w.answer),
+            w.now,
+            w.seen_state,
+        )
         c = w.commit
         if c is None:
             pending: int | None = await self._run(lambda conn: conn.fetchval(WRITE_PENDING, *head))

@@ -91,12 +91,15 @@ class Commit:
 class DecisionWrite:
     """One decision: ``UPDATE matches ... WHERE version = seen``, its log rows, its answer.
 
-    Applied only if the version is still ``seen`` and ``request_id`` is unused in the match;
-    otherwise nothing at all is written.
+    Applied only if the version is still ``seen`` (and the state ``seen_state``) and
+    ``request_id`` is unused in the match; otherwise nothing at all is written.
     """
 
     match_id: int
     seen: int
+    seen_state: str
+    """The committed state the decision was taken on: the write checks it as well as the
+    version, so a decision on a kept copy can never apply to anything else."""
     request_id: str
     user_id: int
     now: datetime

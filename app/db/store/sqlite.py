@@ -135,7 +135,12 @@ class SqliteStore:
                 values["finished_at"] = c.finished_at
         changed = await conn.execute(
             update(_matches)
-            .where(_matches.c.id == w.match_id, _matches.c.version == w.seen, ~used)
+            .where(
+                _matches.c.id == w.match_id,
+                _matches.c.version == w.seen,
+                _matches.c.state == w.seen_state,
+                ~used,
+            )
             .values(**values)
         )
         if changed.rowcount != 1:

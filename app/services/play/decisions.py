@@ -1,6 +1,7 @@
 """Decisions: submit a move, undo, confirm. The move path.
 
-A decision is checked against the match as the process holds it (``loaded``), decided by the
+A decision is checked against the match as the process holds it (``loaded``, perhaps without
+reading it again: the write checks the version and the state it was decided on), decided by the
 pure engine (``app.engine.turn``) and written as ONE atomic ``DecisionWrite``: the versioned
 update of the match row, the committed decisions' log rows, the answer under the request id,
 the notifications, and the live news, which the database sends only once it has committed.
@@ -29,6 +30,8 @@ from app.db.store.records import (
     Commit,
     DecisionWrite,
     MatchRow,
+    Moved,
+    WriteOutcome,
 )
 from app.db.types import utcnow
 from app.engine.protocol import CONFIRM, Game, IllegalMove, InvalidMove, Move, Seat
@@ -124,17 +127,18 @@ async def _decide(
     if loaded is None:
         loaded = await kept.load(db, match_id)
     while True:
-        seat = seat_or_forbidden(loaded, user_id)
-        refused = _refusal(loaded, seat, action, expected_version)
-        if refused is not None:
-            # A repeated request whose first copy moved the match on gets its first answer.
-            used = await store.answer(match_id, request_id)
-            if used is not None:
-                return await _stored_answer(db, used, user_id)
-            raise refused
-        new_turn, committed = _engine_step(loaded, seat, action, move_text)
-        plan = _plan(loaded, seat, user_id, new_turn, committed, request_id, locale, log_after)
-        outcome = await store.write(plan.write)
+        outcome: WriteOutcome | None = None
+        try:
+            planned = await _planned(
+                db, loaded, user_id, action, move_text, expected_version, request_id, locale, log_after
+            )
+            if isinstance(planned, MoveResult):
+                return planned
+            plan = planned
+            outcome = await store.write(plan.write)
+        except DomainError:
+            if not optimistic:
+                raise  # perhaps only the kept copy said no: then the database is asked below
         if isinstance(outcome, Applied):
             kept.remember(store, plan.after)
             live.current_broker().deliver(plan.nudges)
@@ -146,12 +150,37 @@ async def _decide(
         if isinstance(outcome, Answered):
             return await _stored_answer(db, outcome, user_id)
         if not optimistic:
+            assert isinstance(outcome, Moved)
             raise StaleVersion(
                 "the match has moved on: look at the board again", current_version=outcome.version
             )
-        # The kept match was out of date (another process wrote): decide on the fresh one.
+        # The kept copy was out of date (another process wrote): decide on the fresh one.
         optimistic = False
         loaded = await kept.load(db, match_id)
+
+
+async def _planned(
+    db: AsyncSession,
+    loaded: LoadedMatch,
+    user_id: int,
+    action: Action,
+    move_text: str | None,
+    expected_version: int,
+    request_id: str,
+    locale: str,
+    log_after: int | None,
+) -> _Plan | MoveResult:
+    """The plan of this decision, or the stored answer of a repeated request; else the refusal."""
+    seat = seat_or_forbidden(loaded, user_id)
+    refused = _refusal(loaded, seat, action, expected_version)
+    if refused is not None:
+        # A repeated request whose first copy moved the match on gets its first answer.
+        used = await store_of(db).answer(loaded.id, request_id)
+        if used is not None:
+            return await _stored_answer(db, used, user_id)
+        raise refused
+    new_turn, committed = _engine_step(loaded, seat, action, move_text)
+    return _plan(loaded, seat, user_id, new_turn, committed, request_id, locale, log_after)
 
 
 def _refusal(loaded: LoadedMatch, seat: Seat, action: Action, expected_version: int) -> DomainError | None:
@@ -249,6 +278,7 @@ def _plan(
     write = DecisionWrite(
         match_id=row.id,
         seen=row.version,
+        seen_state=row.state or "",
         request_id=request_id,
         user_id=user_id,
         now=now,

@@ -104,10 +104,14 @@ def cached(db: AsyncSession, match_id: int, version: int) -> LoadedMatch | None:
 
 async def load(db: AsyncSession, match_id: int) -> LoadedMatch:
     """The match as the database has it now (one statement), reusing what is kept."""
+    return await load_from(store_of(db), match_id)
+
+
+async def load_from(store: Store, match_id: int) -> LoadedMatch:
+    """``load`` on a store (for the live streams, which hold no session)."""
     if not 1 <= match_id <= MAX_ID:
         # Before any lookup: PostgreSQL refuses ids beyond its integer column outright.
         raise NotFound(f"there is no match {match_id}")
-    store = store_of(db)
     cache = cache_of(store)
     known = cache.get(match_id)
     got = await store.load(match_id, log_after=known.last_seq if known else 0, log_limit=LOG_KEEP)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, Field
+from starlette.responses import Response
 
 from app.services.schemas import MatchView
 
@@ -74,3 +75,13 @@ def errors(*statuses: int, takes_input: bool = True, stale: bool = False) -> dic
         }
     out[503]["headers"] = RETRY_AFTER
     return out
+
+
+def json_answer(body: BaseModel, *, status_code: int = 200) -> Response:
+    """``body`` serialised by pydantic-core straight to bytes.
+
+    For the hot routes (views and decisions): the services build their models without
+    validation (``model_construct``), and FastAPI's response handling would validate and
+    encode them again; the route still declares ``response_model`` for the documentation.
+    """
+    return Response(body.model_dump_json(), status_code=status_code, media_type="application/json")

@@ -6,7 +6,7 @@ import re
 from collections.abc import Awaitable, Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from markupsafe import Markup, escape
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.responses import Response
@@ -25,6 +25,9 @@ router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 STATIC_DIR = TEMPLATE_DIR.parent / "static"
 RequestId = Annotated[str, Form(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Version = Annotated[int, Form(ge=0)]
+LogAfterForm = Annotated[int | None, Form(ge=0, le=2**31 - 1)]
+LogAfterQuery = Annotated[int | None, Query(ge=0, le=2**31 - 1)]
+LogBefore = Annotated[int, Query(ge=0, le=2**31 - 1)]
 LAST_STEP = 1 << 30
 
 
@@ -50,10 +53,30 @@ async def match_page(
 
 @router.get("/matches/{match_id}/area")
 async def match_area(
-    request: Request, db: SessionDep, settings: SettingsDep, user: OptionalUser, locale: Locale, match_id: int
+    request: Request,
+    db: SessionDep,
+    settings: SettingsDep,
+    user: OptionalUser,
+    locale: Locale,
+    match_id: int,
+    log_after: LogAfterQuery = None,
 ) -> Response:
-    m = await play.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)
+    """The board area; its log list holds the lines after ``log_after`` (what the page lacks)."""
+    m = await play.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale, log_after=log_after)
     return area(request, m, locale, user, invite_url=await _invite_url(db, settings.base_url, m, user))
+
+
+@router.get("/matches/{match_id}/log")
+async def log_page(
+    request: Request, db: SessionDep, user: OptionalUser, locale: Locale, match_id: int, before: LogBefore
+) -> Response:
+    """The log items of the decisions just before ``before`` ("show earlier")."""
+    lines, after = await play.log_page(
+        db, match_id=match_id, viewer_id=_id(user), before=before, locale=locale
+    )
+    seats = await play.get_seats(db, match_id=match_id)
+    items = log_items(lines, locale, {s.seat: s.name for s in seats if s.name}, empty=False)
+    return page(request, "match/_log_page.html", locale=locale, user=user, items=items, after=after)
 
 
 @router.post("/matches/{match_id}/moves")
@@ -66,6 +89,7 @@ async def post_move(
     move: Annotated[str, Form(min_length=1, max_length=200)],
     expected_version: Version,
     request_id: RequestId,
+    log_after: LogAfterForm = None,
 ) -> Response:
     decision = play.submit_move(
         db,
@@ -75,8 +99,9 @@ async def post_move(
         expected_version=expected_version,
         request_id=request_id,
         locale=locale,
+        log_after=log_after,
     )
-    return await _decided_area(request, db, user, locale, match_id, decision)
+    return await _decided_area(request, db, user, locale, match_id, decision, log_after)
 
 
 @router.post("/matches/{match_id}/undo")
@@ -88,6 +113,7 @@ async def post_undo(
     match_id: int,
     expected_version: Version,
     request_id: RequestId,
+    log_after: LogAfterForm = None,
 ) -> Response:
     decision = play.undo_move(
         db,
@@ -96,8 +122,9 @@ async def post_undo(
         expected_version=expected_version,
         request_id=request_id,
         locale=locale,
+        log_after=log_after,
     )
-    return await _decided_area(request, db, user, locale, match_id, decision)
+    return await _decided_area(request, db, user, locale, match_id, decision, log_after)
 
 
 @router.post("/matches/{match_id}/confirm")
@@ -109,6 +136,7 @@ async def post_confirm(
     match_id: int,
     expected_version: Version,
     request_id: RequestId,
+    log_after: LogAfterForm = None,
 ) -> Response:
     decision = play.confirm_turn(
         db,
@@ -117,8 +145,9 @@ async def post_confirm(
         expected_version=expected_version,
         request_id=request_id,
         locale=locale,
+        log_after=log_after,
     )
-    return await _decided_area(request, db, user, locale, match_id, decision)
+    return await _decided_area(request, db, user, locale, match_id, decision, log_after)
 
 
 async def _decided_area(
@@ -128,12 +157,13 @@ async def _decided_area(
     locale: str,
     match_id: int,
     decision: Awaitable[MoveResult],
+    log_after: int | None,
 ) -> Response:
     """The area after a move, undo or confirm; a stale version answers with the fresh board."""
     try:
         result = await decision
     except StaleVersion:
-        return await stale_area(request, db, user, locale, match_id)
+        return await stale_area(request, db, user, locale, match_id, log_after)
     return _result_area(request, result, locale, user)
 
 
@@ -213,9 +243,11 @@ def area(
     )
 
 
-async def stale_area(request: Request, db: SessionDep, user: UserOut, locale: str, match_id: int) -> Response:
+async def stale_area(
+    request: Request, db: SessionDep, user: UserOut, locale: str, match_id: int, log_after: int | None
+) -> Response:
     """409: the client saw an old version; answer with the fresh board and say so."""
-    fresh = await play.get_match(db, match_id=match_id, viewer_id=user.id, locale=locale)
+    fresh = await play.get_match(db, match_id=match_id, viewer_id=user.id, locale=locale, log_after=log_after)
     message = translations(locale).gettext("The match has moved on: here is the current position.")
     return area(request, fresh, locale, user, message=message, status_code=409)
 
@@ -249,25 +281,31 @@ def with_names(text: str, names: Mapping[int, str]) -> str:
     return _SEAT_WORD.sub(name, text) if names else text
 
 
-def log_items(log: list[LogEntry], locale: str, names: Mapping[int, str] | None = None) -> Markup:
+def log_items(
+    log: list[LogEntry], locale: str, names: Mapping[int, str] | None = None, *, empty: bool = True
+) -> Markup:
     """The log list's items, newest first, as the match and replay pages lay them out.
 
     Built here rather than in a Jinja loop: a long match has hundreds of lines, and the loop
     (attribute lookups, a filter and escaping per line) was most of the area's own render time.
-    ``names`` (seat -> user name) replace the games' "Player N".
+    ``names`` (seat -> user name) replace the games' "Player N". Each line is numbered with
+    its decision's seq (``value``): a page shows only the newest part of a long log.
+    ``empty``: say so when there are no lines at all.
     """
     names = names or {}
     gettext = translations(locale).gettext
     # Outside the f-strings: the catalogue extractor does not look inside them.
     if not log:
-        empty = gettext("Nothing has happened yet.")
-        return Markup(f'          <li class="empty">{empty}</li>\n')
+        if not empty:
+            return Markup("")
+        nothing = gettext("Nothing has happened yet.")
+        return Markup(f'          <li class="empty">{nothing}</li>\n')
     tag = gettext("pending")
     pending = f'<span class="tag">{tag}</span> '
     return Markup(
         "".join(
-            f'          <li class="log-entry{" pending" if e.pending else ""}" '
-            f'data-pieces="{escape(" ".join(e.pieces))}" tabindex="0">'
+            f'          <li class="log-entry{" pending" if e.pending else ""}" value="{e.seq}" '
+            f'data-seq="{e.seq}" data-pieces="{escape(" ".join(e.pieces))}" tabindex="0">'
             f"{pending if e.pending else ''}{escape(with_names(e.text, names))}</li>\n"
             for e in reversed(log)
         )
