@@ -144,7 +144,7 @@ async def replay(
         raise Conflict("this match has not started: there is nothing to replay")
     seats = (await load_seats(db, [match_id]))[match_id]
     viewer_seat = seat_of(seats, viewer_id)
-    game = get_game(match.game)
+    game = get_game(match.game, match.ruleset)  # rebuilt from the setup of its own ruleset
     rows = await _log_rows(db, match_id)
     step = max(0, min(step, len(rows)))
     moves = [(row.seat, Move.parse(row.move)) for row in rows[:step]]
@@ -180,7 +180,8 @@ async def post_message(db: AsyncSession, *, match_id: int, user_id: int, text: s
     db.add(message)
     await db.commit()
     name = await db.scalar(select(User.name).where(User.id == user_id))
-    await live.publish_match(match_id, match.version)
+    # The public version: ``version`` counts the acting seat's pending decisions too.
+    await live.publish_match(match_id, match.committed_version)
     return MessageOut(
         id=message.id, user_id=user_id, name=name or "", text=text, created_at=message.created_at
     )
@@ -237,11 +238,12 @@ async def _act(
     if not found:
         raise NotFound(f"there is no match {match_id}")
     match, request, seats, names = split_seated(found, extra=1)
-    if request is not None:
-        return await _stored(db, request, user_id)
     seat = seat_of(seats, user_id)
     if seat is None:
+        # Before the request id: an outsider must not learn which ids the players used.
         raise Forbidden("you do not play in this match")
+    if request is not None:
+        return await _stored(db, request, user_id)
     if match.status != MatchStatus.ACTIVE:
         raise Conflict("this match is not running")
     if seat not in match.to_act:
@@ -336,15 +338,16 @@ def _parse_move(text: str | None) -> Move:
 
 
 def _match_values(game: Game, match: Match, before: Turn, after: Turn) -> dict[str, Any]:
-    """The new columns of the match row after a decision."""
+    """The new columns of the match row after a decision.
+
+    ``updated_at`` moves only with a commit: lists and profiles show it to everybody.
+    """
     now = utcnow()
-    values: dict[str, Any] = {
-        "pending": [_decision_json(d) for d in after.pending],
-        "updated_at": now,
-    }
+    values: dict[str, Any] = {"pending": [_decision_json(d) for d in after.pending]}
     if after.committed is not before.committed or after.rng_counter != before.rng_counter:
         to_act = sorted(game.to_act(after.committed))
         values |= {
+            "updated_at": now,
             "state": game.format_position(after.committed),
             "rng_counter": after.rng_counter,
             "to_act": to_act,
