@@ -26,6 +26,7 @@ from app.services._db import is_outage
 from app.services.errors import DomainError, Unavailable
 from app.web.deps import LoginRequired
 from app.web.reasons import translate_reason
+from app.web.redirects import with_next
 from app.web.security import LOCALE_COOKIE
 from app.web.templating import render, render_string
 
@@ -78,7 +79,8 @@ def install(app: FastAPI) -> None:
             and request.method == "GET"
             and not (is_api(request) or is_htmx(request))
         ):
-            return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+            target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+            return RedirectResponse(with_next("/login", target), status_code=303)
         if isinstance(exc, Unavailable):  # the service has logged it already
             return _outage_response(request)
         headers = {"Retry-After": RETRY_AFTER_SECONDS} if exc.status == 503 else None

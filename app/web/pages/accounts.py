@@ -11,8 +11,9 @@ from app.i18n import normalise
 from app.services import accounts
 from app.services.errors import DomainError
 from app.web.deps import CsrfChecked, Locale, OptionalUser, SessionDep, SettingsDep
-from app.web.pages.common import page, redirect, safe_next
+from app.web.pages.common import page, redirect
 from app.web.reasons import translate_reason
+from app.web.redirects import safe_next
 from app.web.security import LOCALE_COOKIE, SESSION_COOKIE, is_https
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
