@@ -21,8 +21,8 @@ from app.db.session import make_engine, make_sessionmaker
 from tests.support.db import fresh_database
 from tests.support.server import ROOT
 
-TABLES = {"users", "sessions", "login_attempts", "matches", "seats", "moves", "move_requests", "messages"}
-"""Revision 0001's tables; later revisions may add more."""
+TABLES = {"users", "sessions", "throttles", "matches", "seats", "moves", "move_requests", "messages"}
+"""Tables at the head (0003 replaced 0001's login_attempts by throttles); others may be added."""
 
 
 def _head() -> str | None:
