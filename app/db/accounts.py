@@ -17,7 +17,9 @@ class User(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str] = mapped_column(String(40), unique=True)
-    """``name.casefold()``: names are unique regardless of case."""
+    """``names.key(name)``: names are unique regardless of width and case."""
+    name_skeleton: Mapped[str | None] = mapped_column(String(200), unique=True, nullable=True)
+    """``names.skeleton(name)``: no two names look alike (None: an older look-alike kept)."""
     password_hash: Mapped[str] = mapped_column(String(200))
     locale: Mapped[str] = mapped_column(String(8), default="en")
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)

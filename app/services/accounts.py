@@ -17,14 +17,13 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.async_play import UserSettings
 from app.db.models import User, UserSession
 from app.db.types import utcnow
-from app.services import throttle
+from app.services import names, throttle
 from app.services._db import use_case
 from app.services._rows import has_control_characters
 from app.services.errors import BadCredentials, Forbidden, InvalidInput, NameTaken, NotFound
 from app.services.schemas import UserOut
 
 LOCALES = ("en", "de")
-NAME_MIN, NAME_MAX = 2, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 SESSION_LIFETIME = timedelta(days=30)
 SEEN_RESOLUTION = timedelta(minutes=5)
@@ -65,7 +64,7 @@ async def register(
     ``client``: the address the request came from (None: this server's own tools), allowed
     ``registrations_per_hour`` attempts before growing waits.
     """
-    name = _check_name(name)
+    name = names.allowed(name)
     _check_password(password, name)
     locale = _check_locale(locale)
     if client is not None:
@@ -76,13 +75,16 @@ async def register(
             forget_after=timedelta(hours=1),
         )
         await throttle.claim(db, [(f"register@{client}", policy)], "too many registrations from your address")
-    key = name.casefold()
+    key, skeleton = names.key(name), names.skeleton(name)
     if await db.scalar(select(User.id).where(User.name_key == key)) is not None:
         raise NameTaken(f"the name {name!r} is already taken")
+    if await db.scalar(select(User.id).where(User.name_skeleton == skeleton)) is not None:
+        raise NameTaken(f"the name {name!r} looks too much like a name already taken")
     is_first = await db.scalar(select(func.count()).select_from(User)) == 0
     user = User(
         name=name,
         name_key=key,
+        name_skeleton=skeleton,
         password_hash=await _hash(password),
         locale=locale,
         is_admin=is_first,
@@ -113,16 +115,18 @@ async def log_in(
     ``client`` over all names, ``failed_logins_per_address`` free; a right password takes its
     attempts back.
     """
-    key = name.strip().casefold()[:40]
-    if has_control_characters(key) or has_control_characters(password):
+    if has_control_characters(name) or has_control_characters(password):
         raise BadCredentials("wrong name or password")  # no such name or password can exist
+    key, as_typed = names.key(name), name.strip().casefold()[: names.KEY_MAX]
     name_from = f"login:{key}@{client or '-'}"
     keys = [(name_from, LOGIN_PER_NAME)]
     if client is not None:
         keys.append((f"login@{client}", replace(LOGIN_PER_NAME, free=failed_logins_per_address)))
     await throttle.claim(db, keys, "too many failed logins: wait a little and try again")
     now = utcnow()
-    user = await db.scalar(select(User).where(User.name_key == key))
+    # An account of before width folding may keep its key as typed (its folded key was taken).
+    found = list(await db.scalars(select(User).where(User.name_key.in_({key, as_typed}))))
+    user = next((u for u in found if u.name_key == as_typed), found[0] if found else None)
     verified = await _verify(user.password_hash if user else _DUMMY_HASH, password)
     if user is None or not verified:
         raise BadCredentials("wrong name or password")
@@ -237,15 +241,6 @@ async def _verify(password_hash: str, password: str) -> bool:
             return False
 
     return await asyncio.to_thread(verify)
-
-
-def _check_name(name: str) -> str:
-    name = name.strip()
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise InvalidInput(f"a name has {NAME_MIN} to {NAME_MAX} characters")
-    if not all(c.isalnum() or c in "_-." for c in name):
-        raise InvalidInput("a name may use letters, digits, '_', '-' and '.' only")
-    return name
 
 
 def _check_password(password: str, name: str) -> None:
