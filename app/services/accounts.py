@@ -79,7 +79,7 @@ async def register(
     if await db.scalar(select(User.id).where(User.name_key == key)) is not None:
         raise NameTaken(f"the name {name!r} is already taken")
     if await db.scalar(select(User.id).where(User.name_skeleton == skeleton)) is not None:
-        raise NameTaken(f"the name {name!r} looks too much like a name already taken")
+        raise NameTaken("this name looks too much like a name that is taken")
     is_first = await db.scalar(select(func.count()).select_from(User)) == 0
     user = User(
         name=name,
