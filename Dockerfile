@@ -9,13 +9,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /srv/drachenhort
 RUN useradd --create-home --uid 10001 drachenhort
 
+# The locked dependencies first (hashes required), in their own layer.
+COPY requirements/run.txt requirements/run.txt
+RUN pip install --require-hashes --no-deps -r requirements/run.txt
 COPY pyproject.toml README.md alembic.ini ./
 COPY app ./app
 COPY migrations ./migrations
 COPY templates ./templates
 COPY static ./static
-# Editable: the app finds templates/, static/ and migrations/ beside its package, here.
-RUN pip install -e . && mkdir -p var && chown drachenhort var
+# Editable: the app finds templates/, static/ and migrations/ beside its package, here. No
+# dependencies and no build isolation: everything, setuptools included, came from the lock.
+RUN pip install --no-deps --no-build-isolation -e . && pip check && mkdir -p var && chown drachenhort var
 
 USER drachenhort
 EXPOSE 8000

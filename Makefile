@@ -9,7 +9,19 @@ PORT   ?= 8000
 TEST_DATABASE_URL ?= $(DATABASE_URL)
 export TEST_DATABASE_URL
 
-.PHONY: run test test-fast lint bench clean
+# The dependencies are locked with hashes (pip-tools): requirements/run.txt for running,
+# requirements/dev.txt (the same runtime versions plus the tools) for developing and CI. Plain
+# pip installs them with --require-hashes, so a fresh machine needs only Python. The ranges in
+# pyproject.toml stay; `make lock` picks the newest versions within them, on purpose only.
+LOCK      := requirements/run.txt
+LOCK_DEV  := requirements/dev.txt
+INSTALL   := $(BIN)/pip install --quiet --require-hashes --no-deps
+# The project itself: editable, its build backend (setuptools) taken from the lock.
+INSTALL_PROJECT := $(BIN)/pip install --quiet --no-deps --no-build-isolation -e .
+COMPILE   := $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
+             --no-emit-index-url --no-emit-find-links --no-emit-trusted-host --upgrade
+
+.PHONY: run test test-fast lint bench clean lock
 
 run: $(VENV)/.installed
 	$(BIN)/drachenhort serve --host $(HOST) --port $(PORT)
@@ -31,14 +43,20 @@ bench: $(VENV)/.installed-dev
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
+lock: $(VENV)/.installed-dev
+	$(COMPILE) -o $(LOCK) pyproject.toml requirements/build.in
+	$(COMPILE) --extra dev -o $(LOCK_DEV) pyproject.toml requirements/build.in requirements/dev.in
+	@echo "locked: review 'git diff requirements/', then 'rm -rf $(VENV) && make test'"
+
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install --quiet -e .
+$(VENV)/.installed: pyproject.toml $(LOCK) | $(VENV)/bin/python
+	$(INSTALL) -r $(LOCK)
+	$(INSTALL_PROJECT)
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(VENV)/bin/python
-	$(BIN)/pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml $(LOCK_DEV) | $(VENV)/bin/python
+	$(INSTALL) -r $(LOCK_DEV)
+	$(INSTALL_PROJECT)
 	touch $(VENV)/.installed $@

@@ -39,6 +39,10 @@ class Settings(BaseSettings):
     smtp_password: str | None = None
     smtp_from: str | None = None
     smtp_starttls: bool = True
+    registrations_per_hour: int = 10
+    """Registrations one address may attempt per hour before it waits ever longer."""
+    failed_logins_per_address: int = 30
+    """Failed logins one address may make (whatever the names) before it waits ever longer."""
 
     @field_validator("database_url")
     @classmethod

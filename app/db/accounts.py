@@ -1,4 +1,4 @@
-"""Users, their server-side sessions and failed login attempts."""
+"""Users, their server-side sessions and the throttles of logins and registrations."""
 
 from __future__ import annotations
 
@@ -17,7 +17,9 @@ class User(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))
     name_key: Mapped[str] = mapped_column(String(40), unique=True)
-    """``name.casefold()``: names are unique regardless of case."""
+    """``names.key(name)``: names are unique regardless of width and case."""
+    name_skeleton: Mapped[str | None] = mapped_column(String(200), unique=True, nullable=True)
+    """``names.skeleton(name)``: no two names look alike (None: an older look-alike kept)."""
     password_hash: Mapped[str] = mapped_column(String(200))
     locale: Mapped[str] = mapped_column(String(8), default="en")
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
@@ -36,11 +38,15 @@ class UserSession(Base):
     expires_at: Mapped[datetime] = mapped_column(UtcDateTime)
 
 
-class LoginAttempt(Base):
-    """A failed login, kept per name so the rate limit holds across workers and hosts."""
+class Throttle(Base):
+    """Attempts counted under one key (a name from an address, an address), kept in the
+    database so a limit holds across workers and hosts (``app.services.throttle``)."""
 
-    __tablename__ = "login_attempts"
+    __tablename__ = "throttles"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name_key: Mapped[str] = mapped_column(String(40), index=True)
-    created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
+    key: Mapped[str] = mapped_column(String(120), primary_key=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow, index=True)
+    """The latest counted attempt: a key quiet for a policy's ``forget_after`` starts afresh."""
+    blocked_until: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
+    """No attempt under this key is counted, or allowed, before then."""

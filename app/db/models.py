@@ -1,19 +1,19 @@
 """Every model in one import, for Alembic and the services."""
 
 from app.db import async_play  # noqa: F401 - its tables belong to Base.metadata too (revision 0002)
-from app.db.accounts import LoginAttempt, User, UserSession
+from app.db.accounts import Throttle, User, UserSession
 from app.db.base import Base
 from app.db.matches import LoggedMove, Match, MatchSeat, MatchStatus, Message, MoveRequest
 
 __all__ = [
     "Base",
     "LoggedMove",
-    "LoginAttempt",
     "Match",
     "MatchSeat",
     "MatchStatus",
     "Message",
     "MoveRequest",
+    "Throttle",
     "User",
     "UserSession",
 ]

@@ -135,9 +135,13 @@ async def bump_version(
     False when another transaction changed the match first. On success the loaded ``match``
     shows the new values without being marked dirty. ``pending_only`` marks a change only
     the acting seat may notice (a pending decision, an undo): ``committed_version`` stays.
+    A change that rewrites ``pending`` (a commit, a match ending) makes the two versions meet
+    (``seen + 1``: no viewer sees its version go back); any other change (a draw offer, a
+    vote) moves ``committed_version`` on by one, as ``seen + 1`` would publish how many
+    pending decisions another seat holds.
     """
     if not pending_only:
-        values["committed_version"] = seen + 1
+        values["committed_version"] = seen + 1 if "pending" in values else match.committed_version + 1
     result = await db.execute(
         update(Match)
         .where(Match.id == match.id, Match.version == seen)

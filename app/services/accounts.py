@@ -1,10 +1,11 @@
-"""Registration, login with a per-name rate limit, server-side sessions, user preferences."""
+"""Registration and login (both throttled), server-side sessions, user preferences."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 import secrets
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from argon2 import PasswordHasher
@@ -14,22 +15,31 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import UserSettings
-from app.db.models import LoginAttempt, User, UserSession
+from app.db.models import User, UserSession
 from app.db.types import utcnow
-from app.services import sessions
+from app.services import names, sessions, throttle
 from app.services._db import use_case
 from app.services._rows import has_control_characters
-from app.services.errors import BadCredentials, Forbidden, InvalidInput, NameTaken, NotFound, RateLimited
+from app.services.errors import BadCredentials, Forbidden, InvalidInput, NameTaken, NotFound
 from app.services.schemas import UserOut
 
 LOCALES = ("en", "de")
-NAME_MIN, NAME_MAX = 2, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 SESSION_LIFETIME = timedelta(days=30)
 SEEN_RESOLUTION = timedelta(minutes=5)
 """``last_seen_at`` is written at most this often, so reading pages does not write every time."""
-MAX_FAILED_LOGINS = 5
-FAILED_LOGIN_WINDOW = timedelta(minutes=15)
+LOGIN_PER_NAME = throttle.Policy(
+    free=5,
+    first_delay=timedelta(seconds=30),
+    max_delay=timedelta(minutes=15),
+    forget_after=timedelta(hours=1),
+)
+"""Failed logins for one name from one address: 5, then waits of 30 s, 1 min, 2 min, … up to
+15 minutes. The owner elsewhere is never slowed by somebody else's guesses."""
+FAILED_LOGINS_PER_ADDRESS = 30
+"""Failed logins one address may make, whatever the names, before it waits (as per name)."""
+REGISTRATIONS_PER_HOUR = 10
+"""Registrations from one address (the default of the setting ``registrations_per_hour``)."""
 
 # argon2id with the library's defaults (RFC 9106 low-memory profile).
 _hasher = PasswordHasher()
@@ -40,18 +50,41 @@ _DUMMY_HASH = (
 
 
 @use_case
-async def register(db: AsyncSession, *, name: str, password: str, locale: str) -> UserOut:
-    """Create an account; the very first account is an administrator."""
-    name = _check_name(name)
+async def register(
+    db: AsyncSession,
+    *,
+    name: str,
+    password: str,
+    locale: str,
+    client: str | None = None,
+    registrations_per_hour: int = REGISTRATIONS_PER_HOUR,
+) -> UserOut:
+    """Create an account; the very first account is an administrator.
+
+    ``client``: the address the request came from (None: this server's own tools), allowed
+    ``registrations_per_hour`` attempts before growing waits.
+    """
+    name = names.allowed(name)
     _check_password(password, name)
     locale = _check_locale(locale)
-    key = name.casefold()
+    if client is not None:
+        policy = throttle.Policy(
+            free=registrations_per_hour,
+            first_delay=timedelta(hours=1) / max(1, registrations_per_hour),
+            max_delay=timedelta(hours=1),
+            forget_after=timedelta(hours=1),
+        )
+        await throttle.claim(db, [(f"register@{client}", policy)], "too many registrations from your address")
+    key, skeleton = names.key(name), names.skeleton(name)
     if await db.scalar(select(User.id).where(User.name_key == key)) is not None:
         raise NameTaken(f"the name {name!r} is already taken")
+    if await db.scalar(select(User.id).where(User.name_skeleton == skeleton)) is not None:
+        raise NameTaken("this name looks too much like a name that is taken")
     is_first = await db.scalar(select(func.count()).select_from(User)) == 0
     user = User(
         name=name,
         name_key=key,
+        name_skeleton=skeleton,
         password_hash=await _hash(password),
         locale=locale,
         is_admin=is_first,
@@ -67,37 +100,40 @@ async def register(db: AsyncSession, *, name: str, password: str, locale: str) -
 
 
 @use_case
-async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut, str]:
-    """Check the password and open a session; returns the user and the session token."""
-    key = name.strip().casefold()[:40]
-    if has_control_characters(key) or has_control_characters(password):
+async def log_in(
+    db: AsyncSession,
+    *,
+    name: str,
+    password: str,
+    client: str | None = None,
+    failed_logins_per_address: int = FAILED_LOGINS_PER_ADDRESS,
+) -> tuple[UserOut, str]:
+    """Check the password and open a session; returns the user and the session token.
+
+    Every attempt is counted before the password is checked: for the name from ``client``
+    (the request's address; None: this server's own tools) by ``LOGIN_PER_NAME``, and for
+    ``client`` over all names, ``failed_logins_per_address`` free; a right password takes its
+    attempts back.
+    """
+    if has_control_characters(name) or has_control_characters(password):
         raise BadCredentials("wrong name or password")  # no such name or password can exist
+    key, as_typed = names.key(name), name.strip().casefold()[: names.KEY_MAX]
+    name_from = f"login:{key}@{client or '-'}"
+    keys = [(name_from, LOGIN_PER_NAME)]
+    if client is not None:
+        keys.append((f"login@{client}", replace(LOGIN_PER_NAME, free=failed_logins_per_address)))
+    await throttle.claim(db, keys, "too many failed logins: wait a little and try again")
     now = utcnow()
-    failures = await db.scalar(
-        select(func.count())
-        .select_from(LoginAttempt)
-        .where(LoginAttempt.name_key == key, LoginAttempt.created_at > now - FAILED_LOGIN_WINDOW)
-    )
-    if (failures or 0) >= MAX_FAILED_LOGINS:
-        minutes = int(FAILED_LOGIN_WINDOW.total_seconds() // 60)
-        raise RateLimited(f"too many failed logins for this name: wait {minutes} minutes and try again")
-    user = await db.scalar(select(User).where(User.name_key == key))
+    # An account of before width folding may keep its key as typed (its folded key was taken).
+    found = list(await db.scalars(select(User).where(User.name_key.in_({key, as_typed}))))
+    user = next((u for u in found if u.name_key == as_typed), found[0] if found else None)
     verified = await _verify(user.password_hash if user else _DUMMY_HASH, password)
     if user is None or not verified:
-        # Attempts older than the window no longer count: drop them as new ones arrive.
-        await db.execute(
-            delete(LoginAttempt).where(
-                LoginAttempt.name_key == key, LoginAttempt.created_at <= now - FAILED_LOGIN_WINDOW
-            )
-        )
-        db.add(LoginAttempt(name_key=key, created_at=now))
-        await db.commit()
         raise BadCredentials("wrong name or password")
     if await db.scalar(select(UserSettings.disabled).where(UserSettings.user_id == user.id)):
         raise Forbidden("this account is disabled: ask the server's administrator")
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = await _hash(password)
-    await db.execute(delete(LoginAttempt).where(LoginAttempt.name_key == key))
     token = secrets.token_urlsafe(32)
     db.add(
         UserSession(
@@ -109,6 +145,9 @@ async def log_in(db: AsyncSession, *, name: str, password: str) -> tuple[UserOut
         )
     )
     await db.commit()
+    await throttle.forget(db, name_from)
+    if client is not None:
+        await throttle.release(db, f"login@{client}")
     return _user_out(user), token
 
 
@@ -218,15 +257,6 @@ async def _verify(password_hash: str, password: str) -> bool:
             return False
 
     return await asyncio.to_thread(verify)
-
-
-def _check_name(name: str) -> str:
-    name = name.strip()
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise InvalidInput(f"a name has {NAME_MIN} to {NAME_MAX} characters")
-    if not all(c.isalnum() or c in "_-." for c in name):
-        raise InvalidInput("a name may use letters, digits, '_', '-' and '.' only")
-    return name
 
 
 def _check_password(password: str, name: str) -> None:

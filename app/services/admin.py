@@ -18,7 +18,7 @@ from app.config import Settings
 from app.db.async_play import PasswordReset, UserSettings
 from app.db.models import Match, MatchStatus, User, UserSession
 from app.db.types import utcnow
-from app.services import accounts, conclusions, mail, sessions
+from app.services import accounts, conclusions, mail, names, sessions
 from app.services._db import use_case
 from app.services._rows import load_match, load_seats
 from app.services.clocks import VACATION_DAYS_PER_YEAR, vacation_left
@@ -39,10 +39,10 @@ USERS_LISTED = 500
 @use_case
 async def create_admin(db: AsyncSession, *, name: str, password: str) -> UserOut:
     """Register ``name`` as an administrator, or promote the existing user ``name``."""
-    user = await db.scalar(select(User).where(User.name_key == name.strip().casefold()))
+    user = await db.scalar(select(User).where(User.name_key == names.key(name)))
     if user is None:
         await accounts.register(db, name=name, password=password, locale="en")
-        user = await db.scalar(select(User).where(User.name_key == name.strip().casefold()))
+        user = await db.scalar(select(User).where(User.name_key == names.key(name)))
         assert user is not None
     user.is_admin = True
     await db.commit()
@@ -139,7 +139,7 @@ async def request_password_reset(db: AsyncSession, settings: Settings, *, name: 
         await db.execute(
             select(User, UserSettings)
             .join(UserSettings, UserSettings.user_id == User.id)
-            .where(User.name_key == name.strip().casefold()[:40])
+            .where(User.name_key == names.key(name))
         )
     ).first()
     if row is None:

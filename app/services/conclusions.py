@@ -261,8 +261,9 @@ async def abort(
 
 
 async def publish(match: Match, seats: Sequence[MatchSeat], users: set[int] | None = None) -> None:
-    """After the commit: nudge the match's viewers and its players' badges."""
-    await live.publish_match(match.id, match.version)
+    """After the commit: nudge the match's viewers and its players' badges (with the public
+    version: ``version`` counts another seat's pending decisions too)."""
+    await live.publish_match(match.id, match.committed_version)
     await notify.nudge({s.user_id for s in seats if s.user_id is not None} | (users or set()))
 
 
@@ -428,7 +429,7 @@ async def rematch(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSumm
     )
     await db.commit()
     await notify.nudge(users | {s.user_id for s in seats if s.user_id is not None})
-    await live.publish_match(match_id, match.version)
+    await live.publish_match(match_id, match.committed_version)
     return new
 
 

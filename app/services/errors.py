@@ -59,7 +59,13 @@ class BadCredentials(DomainError):
 
 
 class RateLimited(DomainError):
+    """Too many attempts: ``retry_after`` seconds until the next one is counted."""
+
     status = 429
+
+    def __init__(self, reason: str, *, retry_after: int | None = None) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
 
 
 class Unavailable(DomainError):

@@ -14,7 +14,7 @@ from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
 from app.engine.registry import UnknownGame, all_games, get_game
 from app.engine.rng import Rng, new_seed
-from app.services import live, notify
+from app.services import live, names, notify
 from app.services._db import use_case
 from app.services._rows import (
     bump_version,
@@ -283,7 +283,7 @@ async def _invited_users(
     for name in invite:
         if has_control_characters(name):
             raise InvalidInput(f"there is no player called {name.strip()!r}")
-    keys = [name.strip().casefold() for name in invite if name.strip()]
+    keys = [names.key(name) for name in invite if name.strip()]
     if len(set(keys)) != len(keys):
         raise InvalidInput("each player can be invited once")
     if len(keys) > free_seats:

@@ -13,6 +13,7 @@ from app.services import ratings
 from app.services._db import use_case
 from app.services._rows import game_title, load_seats, summary, user_names
 from app.services.errors import NotFound
+from app.services.names import key as name_key
 from app.services.play_schemas import GameResults, ProfileOut
 
 FINISHED_SHOWN = 100
@@ -29,7 +30,7 @@ async def get_profile(
     locale: str = "en",
 ) -> ProfileOut:
     """The user called ``name``; finished matches filtered by game slug and opponent name."""
-    user = await db.scalar(select(User).where(User.name_key == name.strip().casefold()))
+    user = await db.scalar(select(User).where(User.name_key == name_key(name)))
     if user is None:
         raise NotFound(f"there is no player called {name!r}")
     seated = select(MatchSeat.match_id).where(MatchSeat.user_id == user.id)
@@ -51,7 +52,7 @@ async def get_profile(
             Match.id.in_(
                 select(other_seat.match_id)
                 .join(other_user, other_user.id == other_seat.user_id)
-                .where(other_user.name_key == opponent.strip().casefold(), other_user.id != user.id)
+                .where(other_user.name_key == name_key(opponent), other_user.id != user.id)
             )
         )
     finished = list(

@@ -33,7 +33,7 @@ async def replay(
         raise Conflict("this match has not started: there is nothing to replay")
     seats = (await load_seats(db, [match_id]))[match_id]
     viewer_seat = seat_of(seats, viewer_id)
-    game = get_game(match.game)
+    game = get_game(match.game, match.ruleset)  # rebuilt from the setup of its own ruleset
     query = select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq)
     rows = list(await db.scalars(query))
     step = max(0, min(step, len(rows)))

@@ -116,3 +116,12 @@ async def verify_csrf(request: Request) -> None:
 
 
 CsrfChecked = Depends(verify_csrf)
+
+
+def client_address(request: Request) -> str | None:
+    """The client's address: the peer's, or behind a trusted proxy the one it forwards.
+
+    uvicorn rewrites the peer from ``X-Forwarded-For`` only when the connection comes from an
+    address in ``FORWARDED_ALLOW_IPS`` (default 127.0.0.1), so a client cannot choose its own.
+    """
+    return request.client.host if request.client else None

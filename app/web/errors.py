@@ -23,9 +23,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.i18n import negotiate, normalise
 from app.services._db import is_outage
-from app.services.errors import DomainError, Unavailable
+from app.services.errors import DomainError, RateLimited, Unavailable
 from app.web.deps import LoginRequired
 from app.web.reasons import translate_reason
+from app.web.redirects import with_next
 from app.web.security import LOCALE_COOKIE
 from app.web.templating import render, render_string
 
@@ -78,10 +79,13 @@ def install(app: FastAPI) -> None:
             and request.method == "GET"
             and not (is_api(request) or is_htmx(request))
         ):
-            return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+            target = request.url.path + (f"?{request.url.query}" if request.url.query else "")
+            return RedirectResponse(with_next("/login", target), status_code=303)
         if isinstance(exc, Unavailable):  # the service has logged it already
             return _outage_response(request)
         headers = {"Retry-After": RETRY_AFTER_SECONDS} if exc.status == 503 else None
+        if isinstance(exc, RateLimited) and exc.retry_after is not None:
+            headers = {"Retry-After": str(exc.retry_after)}
         return error_response(request, exc.status, exc.reason, headers)
 
     async def validation_error(request: Request, exc: Exception) -> Response:

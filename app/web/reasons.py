@@ -39,6 +39,10 @@ KNOWN_REASONS = (
     N_("a name may use letters, digits, '_', '-' and '.' only"),
     N_("each player can be invited once"),
     N_("you sit at your own table already: do not invite yourself"),
+    N_("a name may not mix letters of different scripts or digits of different kinds"),
+    N_("this name looks too much like a name that is taken"),
+    N_("too many failed logins: wait a little and try again"),
+    N_("too many registrations from your address"),
 )
 
 

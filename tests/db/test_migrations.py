@@ -21,8 +21,8 @@ from app.db.session import make_engine, make_sessionmaker
 from tests.support.db import fresh_database
 from tests.support.server import ROOT
 
-TABLES = {"users", "sessions", "login_attempts", "matches", "seats", "moves", "move_requests", "messages"}
-"""Revision 0001's tables; later revisions may add more."""
+TABLES = {"users", "sessions", "throttles", "matches", "seats", "moves", "move_requests", "messages"}
+"""Tables at the head (0003 replaced 0001's login_attempts by throttles); others may be added."""
 
 
 def _head() -> str | None:
@@ -133,3 +133,61 @@ async def test_naive_timestamps_are_refused(engine: AsyncEngine) -> None:
         )
         with pytest.raises(Exception, match="naive datetime"):
             await db.commit()
+
+
+def test_0003_keeps_existing_names_working_and_look_alikes_apart(tmp_path: Path) -> None:
+    """Accounts made before 0003 (the look-alikes of issue 11.4 among them) all still log in;
+    the oldest of each look-alike group keeps the skeleton, the later ones keep their old key
+    where the folded one was taken, and no new name like theirs can register."""
+    import asyncio
+
+    from alembic import command
+
+    from app.db.migrate import _run
+    from app.services import accounts
+    from app.services.errors import NameTaken
+
+    names_before = ["admin", "\uff41dmin", "\u0430dmin", "Jörg", "BOB"]
+    with fresh_database(tmp_path, migrate=False) as url:
+        _run(lambda: command.upgrade(alembic_config(url), "0002"))
+
+        async def before() -> None:
+            engine = make_engine(url)
+            try:
+                async with engine.begin() as conn:
+                    for name in names_before:
+                        await conn.execute(
+                            User.__table__.insert().values(
+                                name=name,
+                                name_key=name.casefold(),
+                                password_hash=accounts._hasher.hash("old password 1"),
+                                locale="en",
+                                is_admin=False,
+                                created_at=datetime.now(UTC),
+                            )
+                        )
+            finally:
+                await engine.dispose()
+
+        asyncio.run(before())
+        upgrade_to_head(url)
+
+        async def after() -> None:
+            engine = make_engine(url)
+            try:
+                async with make_sessionmaker(engine)() as db:
+                    rows = (await db.execute(select(User.name, User.name_key, User.name_skeleton))).all()
+                    by_name = {name: (key, skeleton) for name, key, skeleton in rows}
+                    assert by_name["admin"] == ("admin", "adrnin")
+                    assert by_name["\uff41dmin"] == ("\uff41dmin", None), "its folded key is admin's"
+                    assert by_name["\u0430dmin"] == ("\u0430dmin", None), "it looks like admin"
+                    assert by_name["BOB"] == ("bob", "bob") and by_name["Jörg"][0] == "jörg"
+                    for name in names_before:
+                        user, _ = await accounts.log_in(db, name=name, password="old password 1")
+                        assert user.name == name
+                    with pytest.raises(NameTaken):
+                        await accounts.register(db, name="Adrnin", password="a new password", locale="en")
+            finally:
+                await engine.dispose()
+
+        asyncio.run(after())

@@ -182,7 +182,7 @@ async def read_matches(
                 out.append(
                     StoredMatch(
                         id=m.id,
-                        game=get_game(m.game),
+                        game=get_game(m.game, m.ruleset),
                         status=m.status,
                         players=m.players,
                         options=dict(m.options),

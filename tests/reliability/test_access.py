@@ -109,6 +109,21 @@ async def test_another_user_cannot_replay_someone_elses_request_id(actors: list[
     assert stolen.status_code == 409 and "hand" not in stolen.text
 
 
+async def test_an_outsider_reusing_a_request_id_is_refused_as_an_outsider(actors: list[Actor]) -> None:
+    """Membership comes before the request id (issue 11.5): an outsider learns nothing about
+    which ids the players used, and undo and confirm answer the same."""
+    view = await start_match(actors[:2], "toy")
+    rid = request_id()
+    move = next(m for m in view["legal"] if m != "confirm")
+    body = {"move": move, "expected_version": view["version"], "request_id": rid}
+    assert (await actors[0].post(f"/api/matches/{view['id']}/moves", body)).status_code == 200
+    unused = {**body, "request_id": request_id()}
+    for action, reused in [("moves", body), ("undo", body), ("confirm", body), ("moves", unused)]:
+        answer = await actors[2].post(f"/api/matches/{view['id']}/{action}", reused)
+        assert answer.status_code == 403, (action, answer.status_code, answer.text)
+        assert answer.json()["detail"] == "you do not play in this match"
+
+
 async def test_logout_invalidates_the_session_everywhere(rel_server: Server, database_url: str) -> None:
     user = await new_actor(rel_server.base_url, database_url)
     token = user.client.cookies["drachenhort_session"]

@@ -34,6 +34,7 @@ from app.engine.registry import get_game
 from app.engine.replay import replay
 from app.services.play.views import LOG_PAGE
 from tests.reliability.hidden import scramble
+from tests.reliability.observed import MatchFacts, StreamRecorder, answer_paths, differences, snapshot
 from tests.reliability.support import Actor, StoredMatch, read_match, request_id, start_match, write_state
 from tests.support.server import Server
 
@@ -308,3 +309,152 @@ def test_views_ignore_exactly_what_the_viewer_may_not_know(
         state, _ = game.apply(state, actor, move, rng)
         steps += 1
     assert seen_by_others > steps // 4, f"{slug}: the alteration rarely touched anybody's hidden data"
+
+
+# --- pending decisions: nothing anybody else can observe changes ------------------------------
+
+
+PENDING_CASES = [("toy", 2), ("toy", 3)]
+
+
+class _Observer:
+    """Someone other than the acting seat: another seat, a spectator, a logged-out visitor."""
+
+    def __init__(self, label: str, client: httpx.AsyncClient, recorder: StreamRecorder) -> None:
+        self.label = label
+        self.client = client
+        self.recorder = recorder
+
+
+async def _observers(
+    server: Server, match_id: int, others: list[tuple[str, Actor]]
+) -> tuple[list[_Observer], httpx.AsyncClient]:
+    visitor = httpx.AsyncClient(timeout=15.0)
+    assert (await visitor.get(f"{server.base_url}/")).status_code == 200  # keeps its visitor cookie
+    match_stream = f"{server.base_url}/sse/matches/{match_id}"
+    out = []
+    for label, actor in others:
+        urls = [match_stream, f"{server.base_url}/sse/me"]
+        out.append(_Observer(label, actor.client, StreamRecorder(actor.client, urls)))
+    out.append(_Observer("logged-out visitor", visitor, StreamRecorder(visitor, [match_stream])))
+    for observer in out:
+        await observer.recorder.start()
+    return out, visitor
+
+
+async def _public_versions(observers: list[_Observer], base_url: str, match_id: int) -> list[int]:
+    answers = [await o.client.get(f"{base_url}/api/matches/{match_id}") for o in observers]
+    return [int(a.json()["version"]) for a in answers]
+
+
+async def _settle(observers: list[_Observer], expect_events: bool) -> None:
+    """Wait until every stream carried an event (``expect_events``), or long enough for a stray one."""
+    if not expect_events:
+        await asyncio.sleep(0.4)
+        return
+    for _ in range(100):
+        if all(o.recorder.events for o in observers):
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)
+
+
+def _relative(events: list[str], base: int) -> list[str]:
+    """Stream events with match versions written relative to ``base`` (what the viewer saw)."""
+    out = []
+    for event in events:
+        url, _, line = event.partition(" ")
+        if line.startswith("data:"):
+            data = json.loads(line[5:])
+            if data.get("version") is not None:
+                data["version"] = f"seen{data['version'] - base:+d}"
+            line = f"data: {json.dumps(data, sort_keys=True)}"
+        out.append(f"{url.split('/')[0]} {line}")
+    return out
+
+
+async def _public_moves(
+    talker: Actor, match_id: int, observers: list[_Observer], base_url: str, two_players: bool
+) -> list[list[str]]:
+    """Another seat chats, offers a draw and takes the offer back. For each observer: the
+    change of the version it GETs and the stream events, relative to the version it saw."""
+    before = await _public_versions(observers, base_url, match_id)
+    actions: list[tuple[str, dict[str, Any]]] = [(f"/api/matches/{match_id}/messages", {"text": "hello"})]
+    if two_players:
+        actions += [
+            (f"/api/matches/{match_id}/draw", {"action": "offer"}),
+            (f"/api/matches/{match_id}/draw", {"action": "decline"}),
+        ]
+    seen: list[list[str]] = [[] for _ in observers]
+    for path, body in actions:
+        answer = await talker.post(path, body)
+        assert answer.status_code in (200, 201), answer.text
+        await _settle(observers, expect_events=True)
+        now = await _public_versions(observers, base_url, match_id)
+        for i, observer in enumerate(observers):
+            seen[i] += [f"{path.rsplit('/', 1)[-1]}: GET version {now[i] - before[i]:+d}"]
+            seen[i] += _relative(observer.recorder.take(), before[i])
+    return seen
+
+
+async def _pending_series(acting: Actor, match_id: int, rng: random.Random, steps: int) -> None:
+    """Pending decisions and undos of the acting seat (never a commit)."""
+    for _ in range(steps):
+        mine = (await acting.get(f"/api/matches/{match_id}")).json()
+        plays = [m for m in mine["legal"] if m != "confirm"]
+        body: dict[str, Any] = {"expected_version": mine["version"], "request_id": request_id()}
+        if mine["can_undo"] and (not plays or rng.random() < 0.4):
+            answer = await acting.post(f"/api/matches/{match_id}/undo", body)
+        else:
+            answer = await acting.post(f"/api/matches/{match_id}/moves", {**body, "move": rng.choice(plays)})
+        assert answer.status_code == 200 and not answer.json()["committed"], answer.text
+
+
+@pytest.mark.parametrize(("slug", "seats"), PENDING_CASES, ids=[f"{s}-{n}" for s, n in PENDING_CASES])
+async def test_pending_decisions_and_undos_change_nothing_anybody_else_observes(
+    slug: str, seats: int, rel_server: Server, actors: list[Actor]
+) -> None:
+    """Every answer of every GET route (pages, API, lists, profiles) for every other seat, a
+    spectator and a logged-out visitor is byte for byte the same before and after the acting
+    seat's pending decisions and undos, and their streams (``/sse/matches/{id}``, ``/sse/me``)
+    carry nothing meanwhile. Public moves of another seat beside pending decisions (a chat
+    message, a draw offer and its withdrawal) change every observer's version and stream
+    exactly as they do without any: the private count of decisions shows nowhere."""
+    players, spectator = actors[:seats], actors[seats]
+    match_id = (await start_match(players, slug))["id"]
+    acting, talker = players[0], players[1]
+    others = [(f"seat {i}", p) for i, p in enumerate(players) if i > 0] + [("spectator", spectator)]
+    summary = next(
+        m for m in (await acting.get("/api/me/matches")).json()["your_turn"] if m["id"] == match_id
+    )
+    steps = (await acting.get(f"/api/matches/{match_id}/replay/0")).json()["steps"]
+    facts = MatchFacts(match_id, slug, [p.name for p in players], steps, summary["invite_token"])
+    paths = answer_paths(facts)
+    observers, visitor = await _observers(rel_server, match_id, others)
+    base = rel_server.base_url
+    rng = random.Random(f"pending:{slug}:{seats}")
+    problems: list[str] = []
+    try:
+        control = await _public_moves(talker, match_id, observers, base, seats == 2)
+
+        async def unchanged_by_pending(steps: int) -> None:
+            before = [await snapshot(o.client, base, paths) for o in observers]
+            await _pending_series(acting, match_id, rng, steps)
+            await _settle(observers, expect_events=False)
+            for observer, one in zip(observers, before, strict=True):
+                two = await snapshot(observer.client, base, paths)
+                problems.extend(f"{observer.label}: {d}" for d in differences(one, two))
+                problems.extend(f"{observer.label}: stream {e}" for e in observer.recorder.take())
+
+        await unchanged_by_pending(7)
+        beside_pending = await _public_moves(talker, match_id, observers, base, seats == 2)
+        for observer, one, two in zip(observers, control, beside_pending, strict=True):
+            if one != two:
+                problems.append(f"{observer.label}: public moves beside pending decisions {two}, else {one}")
+        await unchanged_by_pending(6)
+    finally:
+        for observer in observers:
+            await observer.recorder.stop()
+        await visitor.aclose()
+    assert len(paths) > 30, paths
+    assert not problems, "pending decisions show:\n" + "\n".join(problems)

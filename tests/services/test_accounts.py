@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.models import LoginAttempt, User, UserSession
+from app.db.models import Throttle, User, UserSession
 from app.db.session import asyncpg_dsn, dispose, make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.services import accounts
@@ -94,14 +94,17 @@ async def test_failed_logins_are_rate_limited_per_name(db: AsyncSession) -> None
     name, other = unique_name(), unique_name()
     for n in (name, other):
         await accounts.register(db, name=n, password=TEST_PASSWORD, locale="en")
-    for _ in range(accounts.MAX_FAILED_LOGINS):
+    for _ in range(accounts.LOGIN_PER_NAME.free):
         with pytest.raises(BadCredentials):
-            await accounts.log_in(db, name=name, password="wrong password")
-    # Now even the right password is refused until the window passes ...
-    with pytest.raises(RateLimited, match="too many failed logins"):
-        await accounts.log_in(db, name=name, password=TEST_PASSWORD)
-    # ... but only for that name.
-    user, _ = await accounts.log_in(db, name=other, password=TEST_PASSWORD)
+            await accounts.log_in(db, name=name, password="wrong password", client="192.0.2.1")
+    # Now even the right password waits from that address ...
+    with pytest.raises(RateLimited, match="too many failed logins") as caught:
+        await accounts.log_in(db, name=name, password=TEST_PASSWORD, client="192.0.2.1")
+    assert caught.value.retry_after == 30
+    # ... but not from another one, and other names not at all.
+    user, _ = await accounts.log_in(db, name=name, password=TEST_PASSWORD, client="192.0.2.2")
+    assert user.name == name
+    user, _ = await accounts.log_in(db, name=other, password=TEST_PASSWORD, client="192.0.2.1")
     assert user.name == other
 
 
@@ -110,12 +113,67 @@ async def test_rate_limit_is_shared_between_sessions(sessionmaker: async_session
     name = unique_name()
     async with sessionmaker() as first:
         await accounts.register(first, name=name, password=TEST_PASSWORD, locale="en")
-        for _ in range(accounts.MAX_FAILED_LOGINS):
+        for _ in range(accounts.LOGIN_PER_NAME.free):
             with pytest.raises(BadCredentials):
                 await accounts.log_in(first, name=name, password="wrong password")
     async with sessionmaker() as second:
         with pytest.raises(RateLimited):
             await accounts.log_in(second, name=name, password=TEST_PASSWORD)
+
+
+def test_the_waits_grow_and_stay_bounded() -> None:
+    """Past the free attempts each wait doubles (30 s, 1 min, 2 min …), never beyond 15 minutes."""
+    policy = accounts.LOGIN_PER_NAME
+    waits = [policy.delay(n).total_seconds() for n in range(1, 20)]
+    assert waits[:4] == [0, 0, 0, 0] and waits[4:8] == [30, 60, 120, 240]
+    assert max(waits) == 15 * 60 and waits == sorted(waits)
+
+
+async def test_one_address_guessing_many_names_waits_too(db: AsyncSession) -> None:
+    names = [unique_name() for _ in range(4)]
+    for n in names:
+        await accounts.register(db, name=n, password=TEST_PASSWORD, locale="en")
+    for n in names[:3]:
+        with pytest.raises(BadCredentials):
+            await accounts.log_in(
+                db, name=n, password="wrong", client="192.0.2.9", failed_logins_per_address=3
+            )
+    with pytest.raises(RateLimited):
+        await accounts.log_in(
+            db, name=names[3], password="wrong", client="192.0.2.9", failed_logins_per_address=3
+        )
+    user, _ = await accounts.log_in(db, name=names[3], password=TEST_PASSWORD, client="192.0.2.10")
+    assert user.name == names[3]
+
+
+async def test_registrations_are_limited_per_address(db: AsyncSession) -> None:
+    for _ in range(2):
+        await accounts.register(
+            db,
+            name=unique_name(),
+            password=TEST_PASSWORD,
+            locale="en",
+            client="192.0.2.20",
+            registrations_per_hour=2,
+        )
+    with pytest.raises(RateLimited, match="too many registrations") as caught:
+        await accounts.register(
+            db,
+            name=unique_name(),
+            password=TEST_PASSWORD,
+            locale="en",
+            client="192.0.2.20",
+            registrations_per_hour=2,
+        )
+    assert caught.value.retry_after == 30 * 60
+    await accounts.register(
+        db,
+        name=unique_name(),
+        password=TEST_PASSWORD,
+        locale="en",
+        client="192.0.2.21",
+        registrations_per_hour=2,
+    )
 
 
 async def test_expired_session_is_refused(db: AsyncSession) -> None:
@@ -150,16 +208,18 @@ async def test_a_database_outage_is_unavailable_not_a_crash() -> None:
 async def test_old_failed_attempts_stop_counting(db: AsyncSession) -> None:
     name = unique_name()
     await accounts.register(db, name=name, password=TEST_PASSWORD, locale="en")
-    for _ in range(accounts.MAX_FAILED_LOGINS):
+    for _ in range(accounts.LOGIN_PER_NAME.free):
         with pytest.raises(BadCredentials):
             await accounts.log_in(db, name=name, password="wrong password")
-    old = utcnow() - accounts.FAILED_LOGIN_WINDOW - timedelta(seconds=1)
-    await db.execute(
-        update(LoginAttempt).where(LoginAttempt.name_key == name.casefold()).values(created_at=old)
-    )
+    with pytest.raises(RateLimited):
+        await accounts.log_in(db, name=name, password=TEST_PASSWORD)
+    old = utcnow() - accounts.LOGIN_PER_NAME.forget_after - timedelta(seconds=1)
+    key = f"login:{name.casefold()}@-"
+    await db.execute(update(Throttle).where(Throttle.key == key).values(last_at=old, blocked_until=old))
     await db.commit()
     user, _ = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
     assert user.name == name
+    assert (await db.get(Throttle, key, populate_existing=True)).attempts == 0  # type: ignore[union-attr]
 
 
 @pytest.mark.postgres_only

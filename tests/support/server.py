@@ -1,7 +1,8 @@
 """A real uvicorn server process for HTTP tests: ``uvicorn app.main:create_app --factory``.
 
 It runs against the test database on a free port, offers the toy game
-(``DRACHENHORT_EXTRA_GAMES``), and can be stopped and started again (a restart).
+(``DRACHENHORT_EXTRA_GAMES``), and can be stopped and started again (a restart). ``env``
+adds or overrides environment variables (the per-address limits are lifted by default).
 """
 
 from __future__ import annotations
@@ -31,9 +32,12 @@ def free_port() -> int:
 class Server:
     """One uvicorn process; ``start``/``stop``/``restart``, or use it as a context manager."""
 
-    def __init__(self, database_url: str, data_dir: Path, *, port: int | None = None) -> None:
+    def __init__(
+        self, database_url: str, data_dir: Path, *, port: int | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.database_url = database_url
         self.data_dir = data_dir
+        self.env = env or {}
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = data_dir / f"uvicorn-{self.port}.log"
@@ -53,6 +57,11 @@ class Server:
             "DRACHENHORT_DATA_DIR": str(self.data_dir),
             "DRACHENHORT_BASE_URL": self.base_url,
             "DRACHENHORT_EXTRA_GAMES": "tests.support.toygame_register",
+            # The suites register and log in hundreds of users from 127.0.0.1; the throttle
+            # tests start servers with the real limits.
+            "DRACHENHORT_REGISTRATIONS_PER_HOUR": "1000000",
+            "DRACHENHORT_FAILED_LOGINS_PER_ADDRESS": "1000000",
+            **self.env,
         }
         env.pop("DATABASE_URL", None)
         command = [

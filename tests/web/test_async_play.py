@@ -6,10 +6,7 @@ The server is the platform's own app, sending mail to a real aiosmtpd sink.
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -20,38 +17,21 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.services import admin
 from tests.services.async_support import Sink, smtp_sink
 from tests.support.client import PASSWORD, ApiUser, log_in, register
-from tests.support.server import ROOT, SECRET_KEY, Server
+from tests.support.server import Server
 
 
 class AsyncPlayServer(Server):
     """The shared test server's recipe with SMTP to a sink."""
 
     def __init__(self, database_url: str, data_dir: Path, smtp_port: int) -> None:
-        super().__init__(database_url, data_dir)
-        self.smtp_port = smtp_port
-
-    def start(self) -> None:
-        self.data_dir.mkdir(parents=True, exist_ok=True)
-        env = {
-            **os.environ,
-            "DRACHENHORT_DATABASE_URL": self.database_url,
-            "DRACHENHORT_SECRET_KEY": SECRET_KEY,
-            "DRACHENHORT_DATA_DIR": str(self.data_dir),
-            "DRACHENHORT_BASE_URL": self.base_url,
-            "DRACHENHORT_EXTRA_GAMES": "tests.support.toygame_register",
+        smtp = {
             "DRACHENHORT_SMTP_HOST": "127.0.0.1",
-            "DRACHENHORT_SMTP_PORT": str(self.smtp_port),
+            "DRACHENHORT_SMTP_PORT": str(smtp_port),
             "DRACHENHORT_SMTP_FROM": "drachenhort@example.org",
             "DRACHENHORT_SMTP_STARTTLS": "false",
         }
-        env.pop("DATABASE_URL", None)
-        command = [
-            sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
-            "--host", "127.0.0.1", "--port", str(self.port), "--log-level", "warning",
-        ]  # fmt: skip
-        with self.log_path.open("ab") as log:
-            self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-        self._wait_ready()
+        super().__init__(database_url, data_dir, env=smtp)
+        self.smtp_port = smtp_port
 
 
 @pytest.fixture(scope="module")

@@ -6,9 +6,9 @@ import pytest
 from starlette.datastructures import FormData
 
 from app.services.schemas import GameOut, LogEntry, OptionOut
-from app.web.pages.common import safe_next
 from app.web.pages.lobby import parse_names, parse_options
 from app.web.pages.matches import log_items, with_names
+from app.web.redirects import safe_next
 from app.web.security import csrf_matches, csrf_token
 
 
@@ -20,6 +20,13 @@ from app.web.security import csrf_matches, csrf_token
         ("https://evil.example/", "/"),
         ("//evil.example/", "/"),
         ("/\\evil.example", "/"),
+        ("/%09/evil.example", "/"),
+        ("/\t/evil.example", "/"),
+        ("/%0A/evil.example", "/"),
+        ("/%2f/evil.example", "/"),
+        ("/a b", "/"),
+        ("/matches?order=recent", "/matches?order=recent"),
+        ("/users/Jörg", "/users/J%C3%B6rg"),
         ("", "/"),
         (None, "/"),
     ],

@@ -44,7 +44,7 @@ CHANNEL = "drachenhort"
 """The LISTEN/NOTIFY channel of ``app.services.live`` (the decisions notify on it)."""
 
 _MATCH_COLUMNS = """
-    m.id, m.game, m.options, m.players, m.status, m.seed, m.version, m.committed_version,
+    m.id, m.game, m.ruleset, m.options, m.players, m.status, m.seed, m.version, m.committed_version,
     m.state, m.rng_counter, m.pending, m.to_act, m.result, m.created_by, m.turn_started_at,
     (SELECT json_agg(json_build_array(s.seat, s.user_id, s.reserved_for, u.name, s.score, s.rank)
                      ORDER BY s.seat)
@@ -256,6 +256,7 @@ def _match_row(row: Any) -> MatchRow:
     return MatchRow(
         id=row["id"],
         game=row["game"],
+        ruleset=row["ruleset"],
         options=row["options"],
         players=row["players"],
         status=row["status"],

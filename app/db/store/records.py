@@ -42,6 +42,7 @@ class MatchRow:
 
     id: int
     game: str
+    ruleset: str
     options: dict[str, Any]
     players: int
     status: str

@@ -38,6 +38,7 @@ _seats = cast(Table, MatchSeat.__table__)
 _MATCH = select(
     _matches.c.id,
     _matches.c.game,
+    _matches.c.ruleset,
     _matches.c.options,
     _matches.c.players,
     _matches.c.status,
@@ -221,6 +222,7 @@ def _match_row(found: Any, seats: Any, resigned: list[int] | None) -> MatchRow:
     return MatchRow(
         id=found.id,
         game=found.game,
+        ruleset=found.ruleset,
         options=found.options,
         players=found.players,
         status=found.status,

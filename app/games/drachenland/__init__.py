@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from app.engine.protocol import Game, GameInfo, Option
-from app.engine.registry import register
+from app.engine.registry import register, register_earlier
 from app.games.drachenland import bot, notation, rules, text, views
 
-RULESET = "drachenland-1"
+RULESET = "drachenland-2"
+"""2: the start round walks exactly N spaces; flights and the Boatman may reach volcanoes
+entered earlier in the movement phase (seed 002). Matches begun under ``drachenland-1`` keep
+its rules (``State.rules`` comes with their positions, ``setup_rules_1`` with their replays)."""
 
 INFO = GameInfo(
     slug="drachenland",
@@ -55,3 +60,4 @@ DRACHENLAND = register(
         ui_text=text.UI_TEXT,
     )
 )
+register_earlier(replace(DRACHENLAND, info=replace(INFO, ruleset="drachenland-1"), setup=rules.setup_rules_1))

@@ -1,6 +1,6 @@
 """Position strings: the full state (hidden parts included) as one line that round-trips.
 
-``DL1 <players+variants> <first> <current> <turns> <volcanoes> <kings> <box> <discarded>
+``DL<rules> <players+variants> <first> <current> <turns> <volcanoes> <kings> <box> <discarded>
 <seats> <turn>``, e.g. a volcano ``12110q`` = 1 egg, gems red 2 green 1 blue 1 clear 0,
 a face-down (lower case) Quick Steps tile. Tile letters: ``TILE_CODES``.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 from app.games.drachenland.board import BOARD, COLOURS, NodeIndex, Tile
 from app.games.drachenland.state import Phase, PlayerState, State, TurnState, VolcanoState
 
-VERSION = "DL1"
+VERSIONS = {"DL1": 1, "DL2": 2}
+"""The first word names the rules the match began under (``State.rules``)."""
 TILE_CODES: dict[Tile, str] = {
     Tile.REROLL: "W",
     Tile.BOATMAN: "B",
@@ -35,7 +36,7 @@ def format_position(state: State) -> str:
     seats = "|".join(_player(p) for p in state.seats)
     return " ".join(
         (
-            VERSION,
+            f"DL{state.rules}",
             options,
             str(state.first),
             str(state.current),
@@ -54,7 +55,7 @@ def parse_position(text: str) -> State:
     """The state written by ``format_position``; ``ValueError`` for anything else."""
     try:
         parts = text.split(" ")
-        if len(parts) != 11 or parts[0] != VERSION:
+        if len(parts) != 11 or parts[0] not in VERSIONS:
             raise ValueError("not a Drachenland position")
         _, options, first, current, turns, volcanoes, kings, box, discarded, seats, turn = parts
         king_nodes = [_parse_node(k) for k in kings.split(",")]
@@ -75,6 +76,7 @@ def parse_position(text: str) -> State:
             discarded=_parse_tiles(discarded),
             seats=tuple(_parse_player(p) for p in seats.split("|")),
             turn=_parse_turn(turn),
+            rules=VERSIONS[parts[0]],
         )
     except (KeyError, IndexError) as exc:
         raise ValueError(f"malformed Drachenland position: {exc}") from None

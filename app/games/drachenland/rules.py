@@ -97,8 +97,21 @@ TO_ACT = tuple(frozenset({s}) for s in range(4))
 # --- setup ------------------------------------------------------------------------------
 
 
+RULES = 2
+"""The rules new matches play (``State.rules``)."""
+
+
 def setup(players: int, options: Options, rng: Rng) -> State:
     """Eggs, gems and face-down tiles on the volcanoes; a random start player (spec §3)."""
+    return _setup(players, options, rng, RULES)
+
+
+def setup_rules_1(players: int, options: Options, rng: Rng) -> State:
+    """``setup`` for the matches begun under ruleset ``drachenland-1`` (their replays)."""
+    return _setup(players, options, rng, 1)
+
+
+def _setup(players: int, options: Options, rng: Rng, rules: int) -> State:
     if not 2 <= players <= 4:
         raise IllegalMove("Drachenland is for 2 to 4 players")
     variant1 = bool(options.get("variant1", False))
@@ -126,6 +139,7 @@ def setup(players: int, options: Options, rng: Rng) -> State:
         discarded=(),
         seats=(seat_state,) * players,
         turn=TurnState(Phase.START),
+        rules=rules,
     )
 
 
@@ -213,27 +227,31 @@ def movement_moves(state: State) -> list[Move]:
     position = player.figures[ci]
     moves: list[Move] = []
     budget = turn.die_left + turn.bonus_left
+    # The start round walks its N spaces in full: "1 Feld beim ersten Spieler, 2 beim zweiten".
+    at_least = turn.die_left if state.rules >= 2 and state.in_start_round else 1
     # Two walks in a row equal one longer walk: a new walk needs a tile or dragon action between.
     if budget > 0 and not turn.just_walked:
         if position is None:
             for entrance in BOARD.entrances:
                 enter = ENTER_MOVES[entrance]
-                moves.extend([enter[t] for t in walk_targets(state, entrance, budget)])
+                moves.extend([enter[t] for t in walk_targets(state, entrance, budget, at_least)])
         else:
-            moves.extend([MOVE_TO[t] for t in walk_targets(state, position, budget)])
+            moves.extend([MOVE_TO[t] for t in walk_targets(state, position, budget, at_least)])
     tiles = player.tiles
     if Tile.QUICK_STEPS in tiles:
         moves.append(QUICK)
     if position is not None and position < VOLCANO_COUNT:
-        visited = turn.visited
+        # Rules 1 kept ferries and flights off the nodes entered in this phase; the text forbids
+        # neither: a second Boatman may cross back, a flight goes to "einen beliebigen anderen Vulkan".
+        closed = turn.visited if state.rules < 2 else ()
         if Tile.BOATMAN in tiles:
-            moves.extend([move for other, move in BOAT_LINKS[position] if other not in visited])
+            moves.extend([move for other, move in BOAT_LINKS[position] if other not in closed])
         powers = _dragon_powers(state)
         if powers:
             king = state.kings[ci]
             if king == position:
                 for v in range(VOLCANO_COUNT):
-                    if v != position and v not in visited:
+                    if v != position and v not in closed:
                         moves.extend([FLY_MOVES[p][v] for p in powers])
             elif king is not None:
                 moves.extend([CALL_MOVES[p] for p in powers])
@@ -277,15 +295,27 @@ def _treasure_options(state: State) -> list[str]:
     return options
 
 
-def walk_targets(state: State, start: NodeIndex, budget: int) -> list[NodeIndex]:
-    """Nodes a walk of 1..budget steps from ``start`` may end on, in node order.
+def walk_targets(state: State, start: NodeIndex, budget: int, at_least: int = 1) -> list[NodeIndex]:
+    """Nodes a walk of ``at_least``..``budget`` steps from ``start`` may end on, in node order.
 
     Figures on spaces may be jumped but not landed on; face-down volcanoes end a walk;
-    nodes already entered this movement phase are closed (spec §4.3).
+    nodes already entered this movement phase are closed (spec §4.3). A walk is the shortest
+    path to its target; within the start round's 4 steps of an entrance the board is a tree,
+    so there the shortest path is the only one and "exactly N" is a plain distance.
     """
-    reached = _reach(state, start, budget)[0]
+    reached, parent = _reach(state, start, budget)
     occupied = {n for p in state.seats for n in p.figures}
-    return [n for n in reached if n < VOLCANO_COUNT or n not in occupied]
+    targets = [n for n in reached if n < VOLCANO_COUNT or n not in occupied]
+    if at_least > 1:
+        targets = [n for n in targets if _steps(parent, start, n) >= at_least]
+    return targets
+
+
+def _steps(parent: dict[NodeIndex, NodeIndex], start: NodeIndex, target: NodeIndex) -> int:
+    steps, node = 1, target
+    while parent[node] != start:
+        steps, node = steps + 1, parent[node]
+    return steps
 
 
 def walk_path(state: State, start: NodeIndex, budget: int, target: NodeIndex) -> tuple[NodeIndex, ...]:

@@ -63,7 +63,7 @@ class TurnState:
     bonus_left: int = 0
     """Walking budget left from Quick Steps."""
     visited: tuple[NodeIndex, ...] = ()
-    """Nodes entered in this movement phase (no node twice)."""
+    """Nodes entered in this movement phase: a walk enters none of them again."""
     takes_left: int = 0
     just_walked: bool = False
     """The last movement action was a walk: walk again only after a tile or dragon action."""
@@ -87,6 +87,10 @@ class State:
     discarded: tuple[Tile, ...]
     seats: tuple[PlayerState, ...]
     turn: TurnState
+    rules: int = 2
+    """The rules the match began under: 2 follows seed 002; 1 (ruleset ``drachenland-1``) let
+    the start round walk up to its N spaces, and kept the king dragon's flights and the
+    Boatman off volcanoes already entered in the movement phase. Matches keep theirs."""
 
     def __repr__(self) -> str:
         from app.games.drachenland.notation import format_position

@@ -177,7 +177,7 @@ def pending_json(pending: Sequence[Decision]) -> list[dict[str, Any]]:
 
 def _loaded(row: MatchRow, known: LoadedMatch | None, rows: list[LoggedRow]) -> LoadedMatch:
     try:
-        game: Game | None = get_game(row.game)
+        game: Game | None = get_game(row.game, row.ruleset)
     except UnknownGame:
         game = None
     if known is not None and rows and rows[0].seq != known.last_seq + 1:

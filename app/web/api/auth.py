@@ -8,7 +8,15 @@ from pydantic import BaseModel, Field
 from app.services import accounts
 from app.services.schemas import UserOut
 from app.web.api.responses import errors
-from app.web.deps import CsrfChecked, Locale, OptionalUser, SessionDep, SettingsDep, current_csrf_token
+from app.web.deps import (
+    CsrfChecked,
+    Locale,
+    OptionalUser,
+    SessionDep,
+    SettingsDep,
+    client_address,
+    current_csrf_token,
+)
 from app.web.pages.accounts import set_session_cookie
 from app.web.security import SESSION_COOKIE, csrf_token, is_https
 
@@ -53,8 +61,22 @@ async def register(
     locale: Locale,
 ) -> SessionOut:
     """Create an account and log it in."""
-    await accounts.register(db, name=body.name, password=body.password, locale=body.locale or locale)
-    user, token = await accounts.log_in(db, name=body.name, password=body.password)
+    client = client_address(request)
+    await accounts.register(
+        db,
+        name=body.name,
+        password=body.password,
+        locale=body.locale or locale,
+        client=client,
+        registrations_per_hour=settings.registrations_per_hour,
+    )
+    user, token = await accounts.log_in(
+        db,
+        name=body.name,
+        password=body.password,
+        client=client,
+        failed_logins_per_address=settings.failed_logins_per_address,
+    )
     set_session_cookie(response, request, settings.base_url, token)
     return SessionOut(user=user, csrf_token=csrf_token(settings.secret_key, f"s:{token}"))
 
@@ -63,7 +85,13 @@ async def register(
 async def login(
     body: LoginIn, request: Request, response: Response, db: SessionDep, settings: SettingsDep
 ) -> SessionOut:
-    user, token = await accounts.log_in(db, name=body.name, password=body.password)
+    user, token = await accounts.log_in(
+        db,
+        name=body.name,
+        password=body.password,
+        client=client_address(request),
+        failed_logins_per_address=settings.failed_logins_per_address,
+    )
     set_session_cookie(response, request, settings.base_url, token)
     return SessionOut(user=user, csrf_token=csrf_token(settings.secret_key, f"s:{token}"))
 

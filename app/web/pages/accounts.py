@@ -10,9 +10,10 @@ from starlette.responses import Response
 from app.i18n import normalise
 from app.services import accounts
 from app.services.errors import DomainError
-from app.web.deps import CsrfChecked, Locale, OptionalUser, SessionDep, SettingsDep
-from app.web.pages.common import page, redirect, safe_next
+from app.web.deps import CsrfChecked, Locale, OptionalUser, SessionDep, SettingsDep, client_address
+from app.web.pages.common import page, redirect
 from app.web.reasons import translate_reason
+from app.web.redirects import safe_next
 from app.web.security import LOCALE_COOKIE, SESSION_COOKIE, is_https
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -37,7 +38,13 @@ async def login(
     next: Annotated[str, Form()] = "/",
 ) -> Response:
     try:
-        _user, token = await accounts.log_in(db, name=name, password=password)
+        _user, token = await accounts.log_in(
+            db,
+            name=name,
+            password=password,
+            client=client_address(request),
+            failed_logins_per_address=settings.failed_logins_per_address,
+        )
     except DomainError as exc:
         return page(
             request,
@@ -70,8 +77,22 @@ async def register(
     next: Annotated[str, Form()] = "/",
 ) -> Response:
     try:
-        await accounts.register(db, name=name, password=password, locale=locale)
-        _user, token = await accounts.log_in(db, name=name, password=password)
+        client = client_address(request)
+        await accounts.register(
+            db,
+            name=name,
+            password=password,
+            locale=locale,
+            client=client,
+            registrations_per_hour=settings.registrations_per_hour,
+        )
+        _user, token = await accounts.log_in(
+            db,
+            name=name,
+            password=password,
+            client=client,
+            failed_logins_per_address=settings.failed_logins_per_address,
+        )
     except DomainError as exc:
         return page(
             request,

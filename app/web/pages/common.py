@@ -52,10 +52,3 @@ def redirect(url: str, request: Request) -> Response:
     if request.headers.get("hx-request") == "true":
         return Response(status_code=204, headers={"HX-Redirect": url})
     return Response(status_code=303, headers={"Location": url})
-
-
-def safe_next(target: str | None) -> str:
-    """Only local paths, so a login link cannot send the user to another site."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return "/"

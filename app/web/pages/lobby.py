@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
+from urllib.parse import quote
 
 from fastapi import APIRouter, Form, Request
 from starlette.datastructures import FormData
@@ -15,6 +16,7 @@ from app.services.errors import InvalidInput, NotFound
 from app.services.schemas import GameOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect
+from app.web.redirects import with_next
 from app.web.templating import TEMPLATE_DIR, render
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -111,7 +113,7 @@ async def invite_page(
     request: Request, db: SessionDep, user: OptionalUser, locale: Locale, token: str
 ) -> Response:
     if user is None:
-        return redirect(f"/register?next=/invite/{token}", request)
+        return redirect(with_next("/register", f"/invite/{quote(token, safe='')}"), request)
     summary = await lobby.match_for_invite(db, invite_token=token, viewer_id=user.id)
     return page(request, "lobby/invite.html", locale=locale, user=user, match=summary, token=token)
 

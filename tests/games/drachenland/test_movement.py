@@ -69,10 +69,45 @@ def test_start_round_fourth_player_reaches_a_volcano_and_takes_treasure() -> Non
     assert state.turn.phase is Phase.TREASURE and "egg" in legal(state)
 
 
-def test_start_round_may_walk_fewer_spaces() -> None:
-    """§4.1 [D]: up to N spaces, at least one (an entrance is not a place to stand)."""
-    state = play(replace(fresh(4), turns=3, current=3), "choose:blue")
-    assert {"move:E1:P01-1", "move:E1:P01-3"} <= legal(state)
+SPACES_AWAY = {n: {f"P0{i}-{n}" for i in range(1, 7)} for n in (1, 2, 3)}
+ENTRANCE_VOLCANOES = {"V01", "V02", "V03", "V04", "V05", "V06"}
+
+
+@pytest.mark.parametrize(
+    ("players", "turns", "targets"),
+    [
+        (4, 0, SPACES_AWAY[1]),
+        (4, 1, SPACES_AWAY[2]),
+        (4, 2, SPACES_AWAY[3]),
+        (4, 3, ENTRANCE_VOLCANOES),
+        (3, 2, SPACES_AWAY[3]),
+        (2, 0, SPACES_AWAY[2]),
+        (2, 1, ENTRANCE_VOLCANOES),
+    ],
+)
+def test_start_round_walks_exactly_n_spaces(players: int, turns: int, targets: set[str]) -> None:
+    """Seed 002: "zieht sie ohne Würfel los: 1 Feld beim ersten Spieler, 2 beim zweiten, 3 beim
+    dritten und 4 beim vierten" (two players: 2 and 4): exactly N, never fewer (spec §4.1)."""
+    state = play(replace(fresh(players), turns=turns, current=turns), "choose:red")
+    moves = legal(state)
+    assert _entering(moves) == targets
+    assert {m.split(":")[1] for m in moves} == {"E1", "E2", "E3"}
+    assert "end" not in moves
+
+
+def test_start_round_walks_n_spaces_past_earlier_figures() -> None:
+    """Figures may be jumped: the third player lands 3 spaces in behind the first two."""
+    state = place(place(replace(fresh(4), turns=2, current=2), 0, "red", "P01-1"), 1, "red", "P01-2")
+    state = play(state, "choose:green")
+    assert "move:E1:P01-3" in legal(state) and "move:E1:P01-2" not in legal(state)
+    state = play(state, "move:E1:P01-3")
+    assert figure_at(state, 2, "green") == "P01-3" and legal(state) == {"confirm"}
+
+
+def test_matches_begun_under_ruleset_1_keep_walking_up_to_n() -> None:
+    """Ruleset drachenland-1 offered 1..N spaces; its matches (positions ``DL1 …``) keep that."""
+    state = play(replace(fresh(4), turns=3, current=3, rules=1), "choose:blue")
+    assert {"move:E1:P01-1", "move:E1:P01-3", "move:E1:V05"} <= legal(state)
 
 
 def test_roll_uses_both_dice_and_is_public() -> None:

@@ -8,6 +8,8 @@ from dataclasses import replace
 import pytest
 
 from app.engine.protocol import CONFIRM, IllegalMove, Move
+from app.engine.registry import get_game
+from app.engine.replay import rebuild as replay_last
 from app.engine.rng import Rng
 from app.engine.selfplay import derive_seed
 from app.engine.turn import Turn, decide
@@ -67,8 +69,34 @@ def test_position_round_trips() -> None:
         assert "\n" not in text and len(text) < 400
 
 
+def test_positions_name_the_rules_their_match_began_under() -> None:
+    """New matches play ruleset drachenland-2 (``DL2 …``); a ``DL1 …`` position (a match begun
+    before the start-round and flight fixes) parses with the earlier rules and stays ``DL1``."""
+    state = fresh(2)
+    assert GAME.info.ruleset == "drachenland-2" and state.rules == 2
+    text = GAME.format_position(state)
+    assert text.startswith("DL2 ")
+    old = GAME.parse_position("DL1" + text[3:])
+    assert old == replace(state, rules=1) and GAME.format_position(old) == "DL1" + text[3:]
+
+
+def test_matches_of_ruleset_1_replay_with_its_rules() -> None:
+    """The game kept for ruleset drachenland-1 sets up rules 1, so an old match's start round
+    of fewer than N spaces still replays; the current rules refuse that very log."""
+    earlier = get_game("drachenland", "drachenland-1")
+    assert earlier is not GAME and earlier.info.ruleset == "drachenland-1"
+    assert get_game("drachenland", "drachenland-2") is GAME and get_game("drachenland") is GAME
+    assert get_game("drachenland", "drachenland-0") is GAME, "an unknown ruleset plays the current rules"
+    seed = derive_seed("drachenland-old-match", 1)
+    first = earlier.setup(2, {}, Rng(seed)).first
+    log = [(first, Move.parse("choose:red")), (first, Move.parse("move:E1:P01-1"))]
+    assert replay_last(earlier, 2, {}, seed, log).state.rules == 1
+    with pytest.raises(IllegalMove):
+        replay_last(GAME, 2, {}, seed, log)
+
+
 def test_parse_position_rejects_junk() -> None:
-    for junk in ["", "DL1", "XX 1 2", GAME.format_position(SAMPLES[0]).replace("DL1", "DL9")]:
+    for junk in ["", "DL1", "XX 1 2", GAME.format_position(SAMPLES[0]).replace("DL2", "DL9")]:
         with pytest.raises(ValueError):
             GAME.parse_position(junk)
 

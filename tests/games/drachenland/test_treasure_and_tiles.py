@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from app.engine.protocol import IllegalMove
 from app.games.drachenland.board import Tile
-from app.games.drachenland.state import Phase
+from app.games.drachenland.state import Phase, State
 from tests.games.drachenland.helpers import (
     clear_tiles,
     events,
@@ -221,6 +223,28 @@ def test_boatman_combines_with_walking_before_and_after() -> None:
     assert "move:P13-3" not in legal(state)
 
 
+def _two_boatmen_on_v01(rules: int) -> State:
+    state = clear_tiles(rolled(replace(fresh(2), rules=rules), 2, 3))
+    state = tiles(place(state, 0, "red", "V01"), 0, Tile.BOATMAN, Tile.BOATMAN)
+    return play(state, "choose:red:a", "boat:W1")
+
+
+def test_a_second_boatman_crosses_back_over_the_same_water() -> None:
+    """Seed 002: the Boatman sets the figure "über dieses Wasser hinweg auf den Vulkan, der auf
+    der anderen Seite direkt anschließt", and "beliebig viele Plättchen" combine: nothing
+    forbids crossing back, to the volcano the figure started on."""
+    state = _two_boatmen_on_v01(rules=2)
+    assert figure_at(state, 0, "red") == "V02" and "boat:W1" in legal(state)
+    state = play(state, "boat:W1")
+    assert figure_at(state, 0, "red") == "V01" and Tile.BOATMAN not in state.seats[0].tiles
+    assert {"move:P11-1", "move:P11-2"} <= legal(state)
+
+
+def test_matches_begun_under_ruleset_1_keep_the_boatman_off_entered_volcanoes() -> None:
+    state = _two_boatmen_on_v01(rules=1)
+    assert figure_at(state, 0, "red") == "V02" and "boat:W1" not in legal(state)
+
+
 def test_boatman_needs_the_figure_on_a_linked_volcano() -> None:
     """§9.11: not offered on a space or an unlinked volcano."""
     state = clear_tiles(rolled(fresh(2), 1, 3))
@@ -240,6 +264,32 @@ def test_fly_with_a_rolled_four() -> None:
     state = play(state, "fly:V03:die")
     assert figure_at(state, 0, "red") == "V03" and state.kings[0] == node("V03")
     assert state.turn.die_left == 0
+
+
+def _walked_through_v15_to_the_king(rules: int) -> State:
+    """Red starts on V10, walks V10 P32-1 V15 P35-1 V13 (a 4) to its king; a Small Dragon left."""
+    state = clear_tiles(rolled(replace(fresh(2), rules=rules), 1, 4))
+    state = tiles(king(place(state, 0, "red", "V10"), "red", "V13"), 0, Tile.SMALL_DRAGON)
+    state = play(state, "choose:red:b", "move:V13")
+    assert figure_at(state, 0, "red") == "V13" and node("V15") in state.turn.visited
+    return state
+
+
+def test_fly_to_any_other_volcano_even_one_passed_in_this_movement() -> None:
+    """Seed 002: figure and king dragon go "auf einen beliebigen anderen Vulkan": the one the
+    figure walked through (V15) and the one it started on (V10) included."""
+    state = _walked_through_v15_to_the_king(rules=2)
+    flights = {m for m in legal(state) if m.startswith("fly")}
+    assert flights == {f"fly:V{v:02d}:small" for v in range(1, 16) if v != 13}
+    state = play(state, "fly:V15:small")
+    assert figure_at(state, 0, "red") == "V15" and state.kings[0] == node("V15")
+    assert state.turn.phase is Phase.TREASURE or "end" in legal(state)
+
+
+def test_matches_begun_under_ruleset_1_keep_flights_off_entered_volcanoes() -> None:
+    state = _walked_through_v15_to_the_king(rules=1)
+    flights = {m for m in legal(state) if m.startswith("fly")}
+    assert len(flights) == 12 and not {"fly:V10:small", "fly:V15:small"} & flights
 
 
 def test_die_a_never_flies() -> None:

@@ -1,0 +1,103 @@
+"""Throttles: attempts counted per key, atomically and before the work they guard.
+
+A login costs an argon2 check, so it is counted first: ``claim`` increments the key's count
+in the database and takes the turn only if the key is not blocked, all in one short
+transaction that holds the row (PostgreSQL's row lock, SQLite's write lock) until it is
+decided, so thirty attempts at once are counted one after another, never read together.
+Past a policy's free attempts every further one blocks the key for a growing delay
+(``first_delay`` doubled each time, at most ``max_delay``): a guesser slows down without
+bound, yet nothing locks anybody out for good; a key quiet for ``forget_after`` starts
+afresh. ``release`` gives a claimed attempt back (a login that turned out right).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import case, select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
+
+from app.db.models import Throttle
+from app.db.types import utcnow
+from app.services.errors import RateLimited
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    free: int
+    """Attempts before the first delay."""
+    first_delay: timedelta
+    max_delay: timedelta
+    forget_after: timedelta
+
+    def delay(self, attempts: int) -> timedelta:
+        """How long the key waits after its ``attempts``-th counted attempt."""
+        if attempts < self.free:
+            return timedelta(0)
+        doubled: timedelta = self.first_delay * 2 ** min(attempts - self.free, 30)
+        return min(self.max_delay, doubled)
+
+
+async def claim(db: AsyncSession, keys: list[tuple[str, Policy]], reason: str) -> None:
+    """Count one attempt under every key, or raise ``RateLimited`` (nothing counted) when any
+    of them is blocked. Commits (or rolls back) before returning."""
+    now = utcnow()
+    insert = pg_insert if db.bind.dialect.name == "postgresql" else sqlite_insert
+    try:
+        for key, _ in keys:
+            await db.execute(
+                insert(Throttle)
+                .values(key=key, attempts=0, last_at=now, blocked_until=now)
+                .on_conflict_do_nothing(index_elements=["key"])
+            )
+        for key, policy in keys:
+            counted = (
+                await db.execute(
+                    update(Throttle)
+                    .where(Throttle.key == key, Throttle.blocked_until <= now)
+                    .values(attempts=_counted(policy, now), last_at=now)
+                    .returning(Throttle.attempts)
+                )
+            ).scalar_one_or_none()
+            if counted is None:
+                until = await db.scalar(select(Throttle.blocked_until).where(Throttle.key == key))
+                await db.rollback()
+                raise RateLimited(reason, retry_after=_seconds((until or now) - now))
+            delay = policy.delay(counted)
+            if delay:
+                await db.execute(
+                    update(Throttle).where(Throttle.key == key).values(blocked_until=now + delay)
+                )
+        await db.commit()
+    except BaseException:
+        await db.rollback()
+        raise
+
+
+async def release(db: AsyncSession, key: str) -> None:
+    """Give back one counted attempt (and its delay) under ``key``; commits."""
+    now = utcnow()
+    await db.execute(
+        update(Throttle)
+        .where(Throttle.key == key, Throttle.attempts > 0)
+        .values(attempts=Throttle.attempts - 1, blocked_until=now)
+    )
+    await db.commit()
+
+
+async def forget(db: AsyncSession, key: str) -> None:
+    """Start ``key`` afresh (a successful login clears its name's count from that address)."""
+    await db.execute(update(Throttle).where(Throttle.key == key).values(attempts=0, blocked_until=utcnow()))
+    await db.commit()
+
+
+def _counted(policy: Policy, now: datetime) -> ColumnElement[int]:
+    return case((Throttle.last_at <= now - policy.forget_after, 1), else_=Throttle.attempts + 1)
+
+
+def _seconds(wait: timedelta) -> int:
+    return max(1, int(wait.total_seconds() + 0.999))
