@@ -9,7 +9,7 @@ PORT   ?= 8000
 TEST_DATABASE_URL ?= $(DATABASE_URL)
 export TEST_DATABASE_URL
 
-.PHONY: run test test-fast lint bench clean
+.PHONY: run test test-fast lint bench screenshots clean
 
 run: $(VENV)/.installed
 	$(BIN)/drachenhort serve --host $(HOST) --port $(PORT)
@@ -27,6 +27,10 @@ lint: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py
+
+# PNGs of every board (and page) at 1366 px and 390 px, German and English, for people to look at.
+screenshots: $(VENV)/.installed-dev
+	$(BIN)/python -m tests.browser.screenshots $(SHOTS_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
