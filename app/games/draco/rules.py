@@ -151,6 +151,11 @@ def invariants(state: DracoState) -> None:
         assert summit == GAME_END_SUMMIT_DRAGONS
     elif summit == GAME_END_SUMMIT_DRAGONS:
         assert phase is Phase.MOUNT, "the third summit arrival ends the game"
+    if state.drawn:
+        assert len(state.drawn) == n
+        for seat, new in enumerate(state.drawn):
+            assert not Counter(new) - Counter(state.hands[seat]), "new cards are in the hand"
+            assert not new or seat != state.active or phase is Phase.PLAY, "new until the next play"
     play = state.play
     assert (play is None) == (phase is Phase.PLAY or phase is Phase.OVER)
     if play is not None:
@@ -218,6 +223,12 @@ def _set(
     return (*items[:seat], value, *items[seat + 1 :])
 
 
+def _new_cards(state: DracoState, seat: Seat, cards: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """``state.drawn`` with the seat's new cards replaced; ``()`` when nobody has any."""
+    drawn = _set(state.drawn or ((),) * state.players, seat, cards)
+    return drawn if any(drawn) else ()
+
+
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     i = hand.index(card)
     return (*hand[:i], *hand[i + 1 :])
@@ -235,6 +246,8 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
     was_last = state.is_last(d)
     positions = (*state.positions[:d], target, *state.positions[d + 1 :])
     hands = _set(state.hands, seat, _remove(state.hands[seat], card))
+    if state.drawn_by(seat):
+        state = replace(state, drawn=_new_cards(state, seat, ()))
     piece = _dragon_piece(d)
     name = DRAGONS[d].value
     events = [
@@ -440,6 +453,7 @@ def _confirm(state: DracoState, seat: Seat, rng: Rng) -> tuple[DracoState, list[
     nxt = replace(
         state,
         hands=_set(state.hands, seat, tuple(sorted((*hand, *drawn)))),
+        drawn=_new_cards(state, seat, tuple(sorted(drawn))),
         piles=piles,
         deck=deck,
         active=(seat + 1) % state.players,
