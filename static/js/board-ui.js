@@ -12,16 +12,15 @@
     });
   }
 
-  // The first thing a player can do: a choice in the board's own choices (#choices), then any
-  // other move, then an enabled Undo/Confirm.
+  // The first thing a player can do: the board's first move with a Tab stop (boards put their
+  // prompts and hands before repeated targets), else an enabled Undo/Confirm.
   function firstChoice() {
     var area = document.getElementById("match-area");
-    if (!area) {
+    var board = document.getElementById("board");
+    if (!area || !board) {
       return null;
     }
-    var own = document.getElementById("choices");
-    var found = (own && choices(own)[0]) || choices(area)[0];
-    return found || area.querySelector("[data-match-action]:not([disabled])");
+    return choices(board)[0] || area.querySelector("[data-match-action]:not([disabled])");
   }
 
   document.addEventListener("click", function (event) {

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser.conftest import CHROMIUM
+from tests.browser.pages import log_in
 from tests.browser.studio import SCENES, Shot, Studio
-from tests.support.client import PASSWORD
 from tests.support.db import fresh_database
 from tests.support.server import ROOT, Server
 
@@ -110,16 +110,13 @@ def _take(
 ) -> Iterator[Path]:
     context = browser.new_context(viewport=viewport, locale="de-DE" if locale == "de" else "en-US")
     try:
-        request = context.request
-        csrf = request.get(f"{base_url}/api/auth/csrf").json()["csrf_token"]
         if shot.viewer is not None:
-            body = {"name": shot.viewer.name, "password": PASSWORD}
-            logged_in = request.post(f"{base_url}/api/auth/login", data=body, headers={"X-CSRF-Token": csrf})
-            if not logged_in.ok:
-                raise RuntimeError(f"cannot log in as {shot.viewer.name}: {logged_in.text()}")
-            csrf = logged_in.json()["csrf_token"]
-        # The account's language (or the visitor's cookie) decides the page's language.
-        request.post(f"{base_url}/locale", form={"locale": locale, "csrf_token": csrf, "next": "/"})
+            log_in(context, base_url, shot.viewer.name, locale)
+        else:
+            # A visitor's cookie decides the page's language.
+            request = context.request
+            csrf = request.get(f"{base_url}/api/auth/csrf").json()["csrf_token"]
+            request.post(f"{base_url}/locale", form={"locale": locale, "csrf_token": csrf, "next": "/"})
         page = context.new_page()
         page.goto(f"{base_url}{shot.path}")
         page.wait_for_timeout(SETTLE_MS)

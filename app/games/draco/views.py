@@ -188,22 +188,24 @@ def _around(k: int, count: int, ring: int, dy: int = 0) -> tuple[int, int]:
 
 
 def _badge(r: int) -> list[int]:
-    """The rider's seat badge: at the token's upper right, clear of its letters."""
-    return [round(0.72 * r), -round(0.72 * r), max(9, round(0.42 * r))]
+    """The rider's seat badge: on the token's lower edge, below its letters (the space's value
+    is at the top of its circle)."""
+    return [0, r, max(9, round(0.42 * r))]
 
 
 _TARGET_PLACES: dict[int, tuple[tuple[int, int, int], ...]] = {
     1: ((0, 0, SPACE_RADIUS + _TARGET_MARGIN),),
-    2: ((-27, 0, 26), (27, 0, 26)),
-    3: ((-25, -12, 24), (25, -12, 24), (0, 28, 24)),
+    2: ((-28, 0, 27), (28, 0, 27)),
+    3: ((-27, -13, 27), (27, -13, 27), (0, 29, 27)),
 }
-"""Where the targets on one space go: one covers the space; several share it side by side."""
+"""Where the targets on one space go: one covers the space; several share it side by side, each
+still 32 px wide on a phone (27 units at its scale)."""
 
 
 def _target_places(count: int) -> tuple[tuple[int, int, int], ...]:
     if count in _TARGET_PLACES:
         return _TARGET_PLACES[count]
-    return tuple((*_around(k, count, 28), 21) for k in range(count))
+    return tuple((*_around(k, count, 32), 27) for k in range(count))
 
 
 def _card(card: Card) -> JSON:

@@ -52,7 +52,12 @@
   ["mouseout", "focusout"].forEach(function (type) {
     document.addEventListener(type, function (event) {
       var card = cardOf(event.target);
-      if (card && !(event.relatedTarget instanceof Node && card.contains(event.relatedTarget))) {
+      if (!card || (event.relatedTarget instanceof Node && card.contains(event.relatedTarget))) {
+        return;
+      }
+      // Hover and focus each show it: it goes when neither is left.
+      var still = type === "mouseout" ? document.activeElement === card : card.matches(":hover");
+      if (!still) {
         preview(card, false);
       }
     });
