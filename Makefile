@@ -21,7 +21,7 @@ INSTALL_PROJECT := $(BIN)/pip install --quiet --no-deps --no-build-isolation -e 
 COMPILE   := $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip-extras \
              --no-emit-index-url --no-emit-find-links --no-emit-trusted-host --upgrade
 
-.PHONY: run test test-fast lint bench clean lock
+.PHONY: run test test-fast lint bench screenshots clean lock
 
 run: $(VENV)/.installed
 	$(BIN)/drachenhort serve --host $(HOST) --port $(PORT)
@@ -39,6 +39,10 @@ lint: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py
+
+# PNGs of every board (and page) at 1366 px and 390 px, German and English, for people to look at.
+screenshots: $(VENV)/.installed-dev
+	$(BIN)/python -m tests.browser.screenshots $(SHOTS_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -270,6 +270,7 @@
   });
 
   // Log lines name pieces in data-pieces; hovering, focusing or clicking one highlights them.
+  // A board element may carry several names in its data-piece (space-separated).
   var pinned = null;
 
   function pieces(entry) {
@@ -278,7 +279,7 @@
 
   function highlight(entry, on) {
     pieces(entry).forEach(function (piece) {
-      document.querySelectorAll('[data-piece="' + CSS.escape(piece) + '"]').forEach(function (el) {
+      document.querySelectorAll('[data-piece~="' + CSS.escape(piece) + '"]').forEach(function (el) {
         el.classList.toggle("highlight", on);
       });
     });

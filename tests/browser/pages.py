@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from tests.support.client import PASSWORD, unique_name
@@ -49,3 +50,35 @@ class MatchPlayer:
         self.page.wait_for_function(
             "v => document.getElementById('match-area')?.getAttribute('data-version') !== v", arg=before
         )
+
+
+def log_in(context: Any, base_url: str, name: str, locale: str = "en") -> None:
+    """Log a browser context in over the JSON API (its cookies), in the given page language."""
+    request = context.request
+    csrf = request.get(f"{base_url}/api/auth/csrf").json()["csrf_token"]
+    body = {"name": name, "password": PASSWORD}
+    answer = request.post(f"{base_url}/api/auth/login", data=body, headers={"X-CSRF-Token": csrf})
+    assert answer.ok, answer.text()
+    csrf = answer.json()["csrf_token"]
+    switched = request.post(f"{base_url}/locale", form={"locale": locale, "csrf_token": csrf, "next": "/"})
+    assert switched.ok, switched.text()
+
+
+COUNT_AREA_SWAPS = """
+window.__areaSwaps = 0;
+document.addEventListener("htmx:afterSettle", function (event) {
+  if (event.target && event.target.id === "match-live") { window.__areaSwaps += 1; }
+});
+"""
+"""An init script: counts the live refreshes of a match page's area."""
+
+
+def settled(page: Any, wait_ms: int = 2_000) -> None:
+    """Let the refresh a match page makes when its live stream opens land (up to ``wait_ms``),
+    so that measurements are not taken from a board about to be replaced."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    if not page.locator("[sse-connect]").count():
+        return
+    with contextlib.suppress(PlaywrightTimeout):  # no refresh on opening: the first board stays
+        page.wait_for_function("() => window.__areaSwaps > 0", timeout=wait_ms)

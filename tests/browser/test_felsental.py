@@ -345,7 +345,9 @@ def test_dragon_and_dwarves_play_a_turn_each_with_an_attack_and_a_defence(
                     assert dwarves[dwarf]["wounds"] == total
                     if dwarf in hits:
                         wounds_landed = True
-                        line = f"{DWARF_WORD[dwarf].capitalize()} took {total - was} wound(s), {total} in all"
+                        took = total - was
+                        wounds = f"{took} wound" if took == 1 else f"{took} wounds"
+                        line = f"{DWARF_WORD[dwarf].capitalize()} took {wounds}, {total} in all"
                         for p in (defender, attacker):
                             expect(p.log(line)).to_have_count(1)
                     for p in (defender, attacker):
@@ -363,7 +365,8 @@ def test_dragon_and_dwarves_play_a_turn_each_with_an_attack_and_a_defence(
                     expect(p.log("The dragon took")).to_have_count(took_before + (1 if amount else 0))
                 if amount:
                     wounds_landed = True
-                    line = f"The dragon took {amount} wound(s), {min(amount, SCALES - had[0])} on its scales"
+                    wounds = "1 wound" if amount == 1 else f"{amount} wounds"
+                    line = f"The dragon took {wounds}, {min(amount, SCALES - had[0])} of them on its scales"
                     for p in (defender, attacker):
                         expect(p.log(line)).not_to_have_count(0)
                 for sel, t in zip(tableau, tracks, strict=True):

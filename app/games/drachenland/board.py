@@ -101,7 +101,8 @@ START_STEPS: dict[int, tuple[int, ...]] = {2: (2, 4), 3: (1, 2, 3), 4: (1, 2, 3,
 """Spaces walked in the start round, by position in turn order."""
 
 CANVAS = (1100, 800)
-VOLCANO_RADIUS = 26
+VOLCANO_RADIUS = 46
+"""Drawn size: room inside for the id, eggs and four gem counts; the nearest spaces stay clear."""
 SPACE_RADIUS = 11
 
 # --- board layout (spec §2) -------------------------------------------------------------

@@ -402,7 +402,8 @@ def apply(state: State, seat: Seat, move: Move, rng: Rng) -> tuple[State, list[E
             state = _discard(state, Tile.REROLL)
         dice = (rng.choice(DIE_A), rng.choice(DIE_B))
         state = replace(state, turn=TurnState(Phase.CHOOSE_FIRST, dice=dice))
-        events.append(Event("rolled", {"seat": seat, "dice": list(dice), "reroll": action == "reroll"}))
+        data = {"seat": seat, "dice": list(dice), "reroll": action == "reroll"}
+        events.append(Event("rolled", data, pieces=("die-a", "die-b", _seat_piece(seat))))
         return state, events
     if action == "choose":
         state = _choose(state, move, events)
@@ -431,6 +432,7 @@ def _choose(state: State, move: Move, events: list[Event]) -> State:
         steps = START_STEPS[state.players][state.turns]
         nxt = TurnState(Phase.MOVE, moved=(colour,), active=colour, die_left=steps)
         data: dict[str, object] = {"seat": state.current, "colour": COLOUR_NAMES[ci], "steps": steps}
+        dice_piece: tuple[str, ...] = ()
     else:
         assert turn.dice is not None
         die = DIE_NAMES.index(move.args[1]) if len(move.args) > 1 else turn.dice_used.index(False)
@@ -448,7 +450,8 @@ def _choose(state: State, move: Move, events: list[Event]) -> State:
             just_walked=False,
         )
         data = {"seat": state.current, "colour": COLOUR_NAMES[ci], "die": turn.dice[die]}
-    events.append(Event("chose", data, pieces=(FIGURE_PIECES[state.current][ci],)))
+        dice_piece = (f"die-{DIE_NAMES[die]}",)
+    events.append(Event("chose", data, pieces=(FIGURE_PIECES[state.current][ci], *dice_piece)))
     return replace(state, turn=nxt)
 
 
@@ -486,7 +489,7 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
                     "to": BOARD.nodes[target].id,
                     "steps": steps,
                 },
-                pieces=(piece, BOARD.nodes[target].id),
+                pieces=(piece, BOARD.nodes[start].id, BOARD.nodes[target].id),
             )
         )
         return _arrive(state, target, events)
@@ -495,7 +498,8 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
         state = replace(
             state, turn=replace(turn, bonus_left=turn.bonus_left + QUICK_STEPS_BONUS, just_walked=False)
         )
-        events.append(Event("tile_played", {"seat": seat, "tile": Tile.QUICK_STEPS.value}, pieces=(piece,)))
+        data = {"seat": seat, "tile": Tile.QUICK_STEPS.value}
+        events.append(Event("tile_played", data, pieces=(piece, _tiles_piece(seat))))
         return state
     if action == "boat":
         assert position is not None
@@ -514,7 +518,7 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
                     "to": BOARD.nodes[target].id,
                     "link": link.id,
                 },
-                pieces=(piece, BOARD.nodes[target].id),
+                pieces=(piece, link.id, BOARD.nodes[position].id, BOARD.nodes[target].id, _tiles_piece(seat)),
             )
         )
         return _arrive(state, target, events)
@@ -537,7 +541,7 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
                     "to": BOARD.nodes[target].id,
                     "power": move.args[1],
                 },
-                pieces=(piece, f"king-{COLOUR_NAMES[ci]}", BOARD.nodes[target].id),
+                pieces=(piece, f"king-{COLOUR_NAMES[ci]}", BOARD.nodes[position].id, BOARD.nodes[target].id),
             )
         )
         return _arrive(state, target, events)
@@ -559,7 +563,7 @@ def _move_action(state: State, move: Move, events: list[Event]) -> State:
                     "to": BOARD.nodes[position].id,
                     "power": move.args[0],
                 },
-                pieces=(f"king-{COLOUR_NAMES[ci]}", BOARD.nodes[position].id),
+                pieces=(f"king-{COLOUR_NAMES[ci]}", BOARD.nodes[old].id, BOARD.nodes[position].id),
             )
         )
         return state
@@ -602,7 +606,8 @@ def _treasure_action(state: State, move: Move, events: list[Event]) -> State:
         return _finish_figure(state)
     if action == "hand":
         state = _discard(state, Tile.MAGIC_HAND)
-        events.append(Event("tile_played", {"seat": seat, "tile": Tile.MAGIC_HAND.value}, pieces=(piece,)))
+        played = {"seat": seat, "tile": Tile.MAGIC_HAND.value}
+        events.append(Event("tile_played", played, pieces=(piece, _tiles_piece(seat))))
         return replace(state, turn=replace(state.turn, takes_left=state.turn.takes_left + 1))
     node = state.seats[seat].figures[ci]
     assert node is not None
@@ -616,7 +621,7 @@ def _treasure_action(state: State, move: Move, events: list[Event]) -> State:
         volcano = replace(volcano, gems=_add(volcano.gems, g, -count))
         player = replace(player, gems=_add(player.gems, g, count))
         data |= {"gem": GEMS[g].value, "count": count}
-        events.append(Event("took_gems", data, pieces=(piece, vid)))
+        events.append(Event("took_gems", data, pieces=(piece, vid, _screen_piece(seat))))
     elif action == "egg":
         tile = volcano.tile
         gains = tile is not None and not volcano.face_down and tile is not Tile.RING and tile not in KING_OF
@@ -626,10 +631,10 @@ def _treasure_action(state: State, move: Move, events: list[Event]) -> State:
             assert tile is not None
             player = replace(player, tiles=_sorted((*player.tiles, tile)))
         data |= {"tile": tile.value if gains and tile is not None else None}
-        events.append(Event("took_egg", data, pieces=(piece, vid)))
+        events.append(Event("took_egg", data, pieces=(piece, vid, _screen_piece(seat))))
     else:  # ring
         player = replace(player, rings=_add_ring(player.rings, ci))
-        events.append(Event("put_ring", data, pieces=(piece, vid)))
+        events.append(Event("put_ring", data, pieces=(piece, vid, _rings_piece(seat))))
     state = replace(
         state,
         volcanoes=_put(state.volcanoes, node, volcano),
@@ -640,7 +645,8 @@ def _treasure_action(state: State, move: Move, events: list[Event]) -> State:
         state = replace(state, turn=TurnState(Phase.OVER))
         result = outcome(state)
         assert result is not None
-        events.append(Event("game_over", {"scores": list(result.scores), "ranks": list(result.ranks)}))
+        data = {"scores": list(result.scores), "ranks": list(result.ranks)}
+        events.append(Event("game_over", data, pieces=tuple(_seat_piece(s) for s in range(state.players))))
     return state
 
 
@@ -676,7 +682,9 @@ def _next_turn(state: State, events: list[Event]) -> State:
     turns = state.turns + 1
     current = (state.current + 1) % state.players
     phase = Phase.START if turns < state.players else Phase.ROLL
-    events.append(Event("turn_ended", {"seat": state.current, "next": current}))
+    events.append(
+        Event("turn_ended", {"seat": state.current, "next": current}, pieces=(_seat_piece(current),))
+    )
     return replace(state, turns=turns, current=current, turn=TurnState(phase))
 
 
@@ -892,3 +900,21 @@ def _replacer(cls: type) -> Callable[..., Any]:
 
 _KEEP = object()
 _REPLACERS: dict[type, Callable[..., Any]] = {}
+
+
+def _seat_piece(seat: Seat) -> str:
+    return f"seat-{seat}"
+
+
+def _tiles_piece(seat: Seat) -> str:
+    """A player's tiles (a tile played leaves them)."""
+    return f"tiles-{seat}"
+
+
+def _screen_piece(seat: Seat) -> str:
+    """What lies behind a player's screen (shown to all only where it is open)."""
+    return f"screen-{seat}"
+
+
+def _rings_piece(seat: Seat) -> str:
+    return f"rings-{seat}"

@@ -64,6 +64,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "choose_die": "with die",
         "enter": "Enter figure",
         "start_round": "Start round: walk one figure up to {n} spaces from an entrance",
+        "start_round_one": "Start round: walk one figure 1 space from an entrance",
         "budget": "Steps left",
         "quick": "Play Quick Steps (+3)",
         "boat": "Boatman across",
@@ -95,15 +96,20 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "phase_over": "Game over",
         "score": "Score",
         "sets": "sets",
-        "eggs": "Eggs",
+        "eggs": "eggs",
+        "eggs_one": "egg",
         "face_down": "face-down tile",
         "entrance": "Entrance",
         "volcano": "Volcano",
         "space": "Space",
         "gem_red": "rubies",
+        "gem_red_one": "ruby",
         "gem_green": "emeralds",
+        "gem_green_one": "emerald",
         "gem_blue": "sapphires",
+        "gem_blue_one": "sapphire",
         "gem_clear": "clear gems",
+        "gem_clear_one": "clear gem",
         "turn_of": "Turn",
         "player": "Player",
         "start_player": "start player",
@@ -114,6 +120,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "figure_blue": "blue figure",
         "ring_worn": "wears a magic ring",
         "actions": "Actions",
+        "players": "Players",
         "fly_hint": "pick a volcano marked S",
     },
     "de": {
@@ -128,6 +135,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "choose_die": "mit Würfel",
         "enter": "Figur einsetzen",
         "start_round": "Startrunde: eine Figur von einem Eingang bis zu {n} Felder weit ziehen",
+        "start_round_one": "Startrunde: eine Figur von einem Eingang 1 Feld weit ziehen",
         "budget": "Übrige Schritte",
         "quick": "Schnelle Schritte ausspielen (+3)",
         "boat": "Mit dem Bootsmann über",
@@ -160,14 +168,19 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "score": "Punkte",
         "sets": "Sätze",
         "eggs": "Eier",
+        "eggs_one": "Ei",
         "face_down": "verdecktes Plättchen",
         "entrance": "Eingang",
         "volcano": "Vulkan",
         "space": "Feld",
         "gem_red": "Rubine",
+        "gem_red_one": "Rubin",
         "gem_green": "Smaragde",
+        "gem_green_one": "Smaragd",
         "gem_blue": "Saphire",
+        "gem_blue_one": "Saphir",
         "gem_clear": "transparente Edelsteine",
+        "gem_clear_one": "transparenter Edelstein",
         "turn_of": "Am Zug",
         "player": "Spieler",
         "start_player": "Startspieler",
@@ -178,6 +191,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "figure_blue": "blaue Figur",
         "ring_worn": "trägt einen Zauberring",
         "actions": "Aktionen",
+        "players": "Spieler",
         "fly_hint": "einen mit S markierten Vulkan wählen",
     },
 }
@@ -195,27 +209,27 @@ def describe(event: Event, locale: Locale) -> str:
     if kind == "rolled":
         a, b = d["dice"]
         if loc == "de":
-            return f"{who} würfelt {'neu ' if d['reroll'] else ''}{a} und {b}"
+            return f"{who} würfelt {'neu: ' if d['reroll'] else ''}{a} und {b}"
         return f"{who} {'rerolls' if d['reroll'] else 'rolls'} {a} and {b}"
     if kind == "chose":
         if "steps" in d:
             if loc == "de":
-                return f"{who} setzt die {fig} ein ({d['steps']} Felder)"
-            return f"{who} enters the {fig} ({d['steps']} spaces)"
+                return f"{who} setzt die {fig} ein ({_spaces(d['steps'], loc)})"
+            return f"{who} enters the {fig} ({_spaces(d['steps'], loc)})"
         if loc == "de":
             return f"{who} zieht die {fig} mit der {d['die']}"
         return f"{who} moves the {fig} with the {d['die']}"
     if kind == "walked":
         if loc == "de":
-            return f"{who}: {fig} zieht {d['steps']} Felder von {d['from']} nach {d['to']}"
-        return f"{who}: {fig} walks {d['steps']} from {d['from']} to {d['to']}"
+            return f"{who}: die {fig} zieht {_spaces(d['steps'], loc)} von {d['from']} nach {d['to']}"
+        return f"{who}: the {fig} walks {_spaces(d['steps'], loc)} from {d['from']} to {d['to']}"
     if kind == "ferried":
         if loc == "de":
             return f"{who}: Bootsmann bringt die {fig} von {d['from']} nach {d['to']}"
         return f"{who}: the Boatman ferries the {fig} from {d['from']} to {d['to']}"
     if kind == "flew":
         if loc == "de":
-            return f"{who}: {fig} fliegt mit dem Königsdrachen von {d['from']} nach {d['to']}"
+            return f"{who}: die {fig} fliegt mit dem Königsdrachen von {d['from']} nach {d['to']}"
         return f"{who}: the {fig} flies with the king dragon from {d['from']} to {d['to']}"
     if kind == "called":
         if loc == "de":
@@ -233,7 +247,7 @@ def describe(event: Event, locale: Locale) -> str:
         single, plural = GEM_NAMES[loc][d["gem"]]
         n = d["count"]
         if loc == "de":
-            return f"{who}: {fig} nimmt auf {d['volcano']} {n} {single if n == 1 else plural}"
+            return f"{who}: die {fig} nimmt auf {d['volcano']} {n} {single if n == 1 else plural}"
         return f"{who}: the {fig} takes {n} {single if n == 1 else plural} on {d['volcano']}"
     if kind == "took_egg":
         extra = ""
@@ -241,19 +255,32 @@ def describe(event: Event, locale: Locale) -> str:
             name = TILE_NAMES[loc][d["tile"]]
             extra = f" und das Plättchen {name}" if loc == "de" else f" and the {name} tile"
         if loc == "de":
-            return f"{who}: {fig} nimmt auf {d['volcano']} ein Drachenei{extra}"
+            return f"{who}: die {fig} nimmt auf {d['volcano']} ein Drachenei{extra}"
         return f"{who}: the {fig} takes a dragon egg{extra} on {d['volcano']}"
     if kind == "put_ring":
         if loc == "de":
-            return f"{who}: {fig} erhält auf {d['volcano']} einen Zauberring"
+            return f"{who}: die {fig} erhält auf {d['volcano']} einen Zauberring"
         return f"{who}: the {fig} puts on a magic ring on {d['volcano']}"
     if kind == "turn_ended":
         nxt = d["next"] + 1
         return f"Spieler {nxt} ist am Zug" if loc == "de" else f"Player {nxt} to play"
     if kind == "game_over":
-        scores = ", ".join(str(int(s)) for s in d["scores"])
-        return f"Spielende – Punkte: {scores}" if loc == "de" else f"Game over – scores: {scores}"
+        player = "Spieler" if loc == "de" else "Player"
+        scores = ", ".join(f"{player} {s + 1}: {_points(int(p), loc)}" for s, p in enumerate(d["scores"]))
+        return f"Spielende – {scores}" if loc == "de" else f"Game over – {scores}"
     return kind
+
+
+def _spaces(n: int, loc: Locale) -> str:
+    if loc == "de":
+        return "1 Feld" if n == 1 else f"{n} Felder"
+    return "1 space" if n == 1 else f"{n} spaces"
+
+
+def _points(n: int, loc: Locale) -> str:
+    if loc == "de":
+        return "1 Punkt" if n == 1 else f"{n} Punkte"
+    return "1 point" if n == 1 else f"{n} points"
 
 
 def _figure(colour: str, loc: Locale) -> str:

@@ -23,8 +23,15 @@ from app.games.drachenland.board import (
 from app.games.drachenland.rules import score
 from app.games.drachenland.state import Phase, State
 
-FIGURE_RING = VOLCANO_RADIUS + 12
-"""Distance from a volcano's centre at which visiting figures stand."""
+FIGURE_RING = VOLCANO_RADIUS + 4
+"""Distance from a volcano's centre at which visiting figures (and king dragons) stand: on its
+rim, in the directions no path or water leaves it, so they never cover its contents or a space."""
+_SLOT_STEP = 30
+"""Degrees between neighbouring places on a rim (a figure is about 28 units wide)."""
+_CLEARANCE = 28
+"""Degrees a place keeps from every path and water line leaving the volcano."""
+_TILE_ANGLE = -45
+"""The tile marker sits on the rim at the upper right."""
 
 
 def _static_board() -> JSON:
@@ -47,10 +54,47 @@ def _static_board() -> JSON:
         "paths": paths,
         "water": water,
         "coords": {n.id: [n.x, n.y] for n in nodes},
+        "volcano_radius": VOLCANO_RADIUS,
     }
 
 
 STATIC = _static_board()
+
+
+def _rim_slots() -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per volcano, the places on its rim, best first (farthest from paths, water and the tile)."""
+    nodes = BOARD.nodes
+    result = []
+    for i in range(VOLCANO_COUNT):
+        here = nodes[i]
+        towards = [(nodes[n].x, nodes[n].y) for n in BOARD.neighbours[i]]
+        for link in BOARD.water:
+            if i in (link.a, link.b):
+                other = nodes[link.b if link.a == i else link.a]
+                towards.append(link.control or (other.x, other.y))
+        busy = [math.degrees(math.atan2(y - here.y, x - here.x)) for x, y in towards] + [_TILE_ANGLE]
+        places = []
+        for angle in range(-180, 180, _SLOT_STEP // 2):
+            clear = min(abs((angle - b + 180) % 360 - 180) for b in busy)
+            if clear >= _CLEARANCE:
+                places.append((clear, angle))
+        chosen: list[int] = []
+        for _, angle in sorted(places, key=lambda p: (-p[0], p[1])):
+            if all(abs((angle - c + 180) % 360 - 180) >= _SLOT_STEP for c in chosen):
+                chosen.append(angle)
+        result.append(
+            tuple(
+                (
+                    round(here.x + FIGURE_RING * math.cos(math.radians(a))),
+                    round(here.y + FIGURE_RING * math.sin(math.radians(a))),
+                )
+                for a in chosen
+            )
+        )
+    return tuple(result)
+
+
+RIM_SLOTS = _rim_slots()
 
 
 def view(state: State, seat: Seat | None) -> JSON:
@@ -61,6 +105,12 @@ def view(state: State, seat: Seat | None) -> JSON:
     for ci, king in enumerate(state.kings):
         if king is not None:
             kings_at.setdefault(king, []).append(COLOURS[ci].value)
+    used: dict[int, int] = {}
+    kings = []
+    for volcano, colours in sorted(kings_at.items()):
+        for colour in colours:
+            x, y = _rim_place(volcano, used)
+            kings.append({"colour": colour, "volcano": BOARD.nodes[volcano].id, "x": x, "y": y})
     volcanoes = []
     for i in range(VOLCANO_COUNT):
         v = state.volcanoes[i]
@@ -79,7 +129,7 @@ def view(state: State, seat: Seat | None) -> JSON:
                 "kings": kings_at.get(i, []),
             }
         )
-    figures = _figures(state)
+    figures = _figures(state, used)
     players = []
     for s, p in enumerate(state.seats):
         visible = open_screens or s == seat
@@ -119,6 +169,7 @@ def view(state: State, seat: Seat | None) -> JSON:
         "eggs_left": sum(v.eggs for v in state.volcanoes),
         "volcanoes": volcanoes,
         "figures": figures,
+        "king_figures": kings,
         "players": players,
         "kings": {
             c.value: (BOARD.nodes[k].id if k is not None else None)
@@ -129,14 +180,20 @@ def view(state: State, seat: Seat | None) -> JSON:
     }
 
 
-def _figures(state: State) -> list[JSON]:
-    """Figures on the board with drawing positions (several on a volcano stand around it)."""
-    on_volcano: dict[int, int] = {}
-    for p in state.seats:
-        for node in p.figures:
-            if node is not None and node < VOLCANO_COUNT:
-                on_volcano[node] = on_volcano.get(node, 0) + 1
-    placed: dict[int, int] = {}
+def _rim_place(volcano: int, used: dict[int, int]) -> tuple[int, int]:
+    """The next free place on a volcano's rim (past the last one: a little further out)."""
+    k = used.get(volcano, 0)
+    used[volcano] = k + 1
+    slots = RIM_SLOTS[volcano]
+    x, y = slots[k % len(slots)]
+    if k < len(slots):
+        return x, y
+    node = BOARD.nodes[volcano]
+    return round(node.x + (x - node.x) * 1.5), round(node.y + (y - node.y) * 1.5)
+
+
+def _figures(state: State, used: dict[int, int]) -> list[JSON]:
+    """Figures on the board with drawing positions (on a volcano: on its rim, see RIM_SLOTS)."""
     result = []
     for s, p in enumerate(state.seats):
         for ci, node in enumerate(p.figures):
@@ -145,10 +202,7 @@ def _figures(state: State) -> list[JSON]:
             n = BOARD.nodes[node]
             x, y = n.x, n.y
             if node < VOLCANO_COUNT:
-                k = placed.get(node, 0)
-                placed[node] = k + 1
-                angle = 2 * math.pi * k / max(on_volcano[node], 3) - math.pi / 2
-                x, y = round(x + FIGURE_RING * math.cos(angle)), round(y + FIGURE_RING * math.sin(angle))
+                x, y = _rim_place(node, used)
             colour = COLOURS[ci].value
             result.append(
                 {

@@ -3,8 +3,9 @@
 A position reads like ``draco 2 a=0 ph=play pos=0,0,0,0,0,0,0,0,0,0 sc=0,0 h=B1B3/K2R5
 p=N3/Y1 d=R1G4... pl=-``: player count, active seat, phase, dragon positions (Yucata order),
 scores, hands and piles per seat (``/``-separated; piles bottom to top), the draw pile from the
-top, and the card played this turn as ``card:from:to:last:scored``. Cards are a dragon letter
-(``BNKRYGALPO``) and a value; ``-`` is empty.
+top, the card played this turn as ``card:from:to:last:scored``, and per seat the cards it drew
+at its last confirm (``n=``; positions written before it existed have none). Cards are a dragon
+letter (``BNKRYGALPO``) and a value; ``-`` is empty.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ from app.games.draco.board import ALL_CARDS, DRAGONS, Card
 from app.games.draco.state import DracoState, Phase, Play
 
 _TAG = "draco"
-_KEYS = ("a", "ph", "pos", "sc", "h", "p", "d", "pl")
+_KEYS = ("a", "ph", "pos", "sc", "h", "p", "d", "pl", "n")
+_OPTIONAL = 1
+"""The last keys may be missing (stored positions older than them)."""
 _CODE: dict[Card, str] = {card: f"{card.dragon.code}{card.value}" for card in ALL_CARDS}
 _CARD: dict[str, Card] = {code: card for card, code in _CODE.items()}
 
@@ -49,6 +52,7 @@ def format_position(state: DracoState) -> str:
         "p=" + "/".join(format_cards(p) for p in state.piles),
         "d=" + format_cards(state.deck),
         f"pl={play}",
+        "n=" + "/".join(format_cards(state.drawn_by(s)) for s in range(state.players)),
     ]
     return " ".join(fields)
 
@@ -56,10 +60,10 @@ def format_position(state: DracoState) -> str:
 def parse_position(text: str) -> DracoState:
     """The inverse of ``format_position``; raises ``ValueError`` naming what is wrong."""
     parts = text.split()
-    if len(parts) != 2 + len(_KEYS) or parts[0] != _TAG:
+    if not 2 + len(_KEYS) - _OPTIONAL <= len(parts) <= 2 + len(_KEYS) or parts[0] != _TAG:
         raise ValueError(f"not a Draco position: {text!r}")
     fields: dict[str, str] = {}
-    for part, key in zip(parts[2:], _KEYS, strict=True):
+    for part, key in zip(parts[2:], _KEYS[: len(parts) - 2], strict=True):
         name, sep, value = part.partition("=")
         if name != key or not sep:
             raise ValueError(f"expected '{key}=' in position, got {part!r}")
@@ -78,6 +82,13 @@ def parse_position(text: str) -> DracoState:
         card, origin, target, last, scored = fields["pl"].split(":")
         (played,) = parse_cards(card)
         play = Play(played, int(origin), int(target), last == "1", scored == "1")
+    drawn: tuple[tuple[Card, ...], ...] = ()
+    if "n" in fields:
+        drawn = tuple(parse_cards(n) for n in fields["n"].split("/"))
+        if len(drawn) != players:
+            raise ValueError("new cards must be given for every player")
+        if not any(drawn):
+            drawn = ()
     return DracoState(
         players=players,
         positions=positions,
@@ -88,4 +99,5 @@ def parse_position(text: str) -> DracoState:
         active=int(fields["a"]),
         phase=Phase(fields["ph"]),
         play=play,
+        drawn=drawn,
     )

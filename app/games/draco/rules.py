@@ -151,6 +151,11 @@ def invariants(state: DracoState) -> None:
         assert summit == GAME_END_SUMMIT_DRAGONS
     elif summit == GAME_END_SUMMIT_DRAGONS:
         assert phase is Phase.MOUNT, "the third summit arrival ends the game"
+    if state.drawn:
+        assert len(state.drawn) == n
+        for seat, new in enumerate(state.drawn):
+            assert not Counter(new) - Counter(state.hands[seat]), "new cards are in the hand"
+            assert not new or seat != state.active or phase is Phase.PLAY, "new until the next play"
     play = state.play
     assert (play is None) == (phase is Phase.PLAY or phase is Phase.OVER)
     if play is not None:
@@ -218,6 +223,12 @@ def _set(
     return (*items[:seat], value, *items[seat + 1 :])
 
 
+def _new_cards(state: DracoState, seat: Seat, cards: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """``state.drawn`` with the seat's new cards replaced; ``()`` when nobody has any."""
+    drawn = _set(state.drawn or ((),) * state.players, seat, cards)
+    return drawn if any(drawn) else ()
+
+
 def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
     i = hand.index(card)
     return (*hand[:i], *hand[i + 1 :])
@@ -225,6 +236,20 @@ def _remove(hand: tuple[Card, ...], card: Card) -> tuple[Card, ...]:
 
 def _dragon_piece(index: int) -> str:
     return f"dragon-{DRAGONS[index].value}"
+
+
+def _space_piece(index: int) -> str:
+    return f"space-{index}"
+
+
+def _seat_piece(seat: Seat) -> str:
+    """The seat's line in the player panel."""
+    return f"seat-{seat}"
+
+
+def _card_piece(card: Card) -> str:
+    """A card in the hand (cards of one colour and value share the name)."""
+    return f"card-{card.dragon.value}-{card.value}"
 
 
 def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[Event]]:
@@ -235,6 +260,8 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
     was_last = state.is_last(d)
     positions = (*state.positions[:d], target, *state.positions[d + 1 :])
     hands = _set(state.hands, seat, _remove(state.hands[seat], card))
+    if state.drawn_by(seat):
+        state = replace(state, drawn=_new_cards(state, seat, ()))
     piece = _dragon_piece(d)
     name = DRAGONS[d].value
     events = [
@@ -250,7 +277,7 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
                 "space_value": state.track[target].value,
                 "space_kind": state.track[target].kind.value,
             },
-            pieces=(piece,),
+            pieces=(piece, _space_piece(origin), _space_piece(target)),
         )
     ]
     own = state.rider_index(seat)
@@ -269,7 +296,7 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
                     "reason": "ridden",
                     "rider": rider,
                 },
-                pieces=(piece,),
+                pieces=(piece, _seat_piece(seat)),
             )
         )
     elif d == own:
@@ -279,7 +306,7 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
             Event(
                 "rider_kept",
                 {"seat": seat, "dragon": name, "moved": name, "reason": "own", "rider": seat},
-                pieces=(piece,),
+                pieces=(piece, _seat_piece(seat)),
             )
         )
     elif not was_last:
@@ -292,7 +319,7 @@ def _play(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, list[E
             Event(
                 "mount_offered",
                 {"seat": seat, "dragon": name, "own": DRAGONS[own].value},
-                pieces=(piece, _dragon_piece(own)),
+                pieces=(piece, _dragon_piece(own), _seat_piece(seat)),
             )
         )
         play = Play(card, origin, target, was_last)
@@ -311,7 +338,7 @@ def _changed(seat: Seat, dragon: int, previous: int, *, chosen: bool) -> Event:
             "previous": DRAGONS[previous].value,
             "chosen": chosen,
         },
-        pieces=(_dragon_piece(dragon), _dragon_piece(previous)),
+        pieces=(_dragon_piece(dragon), _dragon_piece(previous), _seat_piece(seat)),
     )
 
 
@@ -335,7 +362,7 @@ def _mount(state: DracoState, seat: Seat, *, take: bool) -> tuple[DracoState, li
                 "reason": "kept",
                 "rider": seat,
             },
-            pieces=(_dragon_piece(own), _dragon_piece(card.dragon_index)),
+            pieces=(_dragon_piece(own), _dragon_piece(card.dragon_index), _seat_piece(seat)),
         )
     return _score(replace(state, piles=piles), [event])
 
@@ -376,7 +403,7 @@ def _score(state: DracoState, events: list[Event]) -> tuple[DracoState, list[Eve
                 "scores": scores,
                 "final": final,
             },
-            pieces=(trigger, *(p for p in ridden if p != trigger)),
+            pieces=(trigger, _space_piece(play.target), *(p for p in ridden if p != trigger)),
         )
     )
     return replace(
@@ -394,7 +421,7 @@ def _discard(state: DracoState, seat: Seat, card: Card) -> tuple[DracoState, lis
     event = Event(
         "discarded",
         {"seat": seat, "dragon": card.dragon.value, "value": card.value},
-        pieces=(_dragon_piece(card.dragon_index),),
+        pieces=(_dragon_piece(card.dragon_index), _seat_piece(seat)),
     )
     return replace(state, hands=hands, piles=piles), [event]
 
@@ -411,7 +438,7 @@ def _confirm(state: DracoState, seat: Seat, rng: Rng) -> tuple[DracoState, list[
                 "winners": winners(state),
                 "summit": [DRAGONS[i].value for i in summit],
             },
-            pieces=tuple(_dragon_piece(i) for i in summit),
+            pieces=(*(_dragon_piece(i) for i in summit), *(_seat_piece(s) for s in winners(state))),
         )
         return over, [event]
     assert state.play is not None
@@ -429,17 +456,21 @@ def _confirm(state: DracoState, seat: Seat, rng: Rng) -> tuple[DracoState, list[
             deck = rng.shuffled(pool)
             piles = tuple((pile[-1],) for pile in piles)
             ridden = tuple(_dragon_piece(pile[-1].dragon_index) for pile in piles)
-            events.append(Event("reshuffled", {"seat": seat, "count": len(deck)}, pieces=ridden))
+            events.append(Event("reshuffled", {"seat": seat, "count": len(deck)}, pieces=(*ridden, "deck")))
         take = min(need - len(drawn), len(deck))
         drawn.extend(deck[:take])
         deck = deck[take:]
-    events.append(Event("drew", {"seat": seat, "count": len(drawn)}))
+    events.append(Event("drew", {"seat": seat, "count": len(drawn)}, pieces=(_seat_piece(seat), "deck")))
     if drawn:
         cards = [[c.dragon.value, c.value] for c in sorted(drawn)]
-        events.append(Event("drew_cards", {"seat": seat, "cards": cards}, audience=seat, reveals=True))
+        # The drawn cards are named for their owner's eyes only (this event's audience).
+        pieces = tuple(dict.fromkeys(_card_piece(c) for c in sorted(drawn)))
+        data = {"seat": seat, "cards": cards}
+        events.append(Event("drew_cards", data, audience=seat, reveals=True, pieces=pieces))
     nxt = replace(
         state,
         hands=_set(state.hands, seat, tuple(sorted((*hand, *drawn)))),
+        drawn=_new_cards(state, seat, tuple(sorted(drawn))),
         piles=piles,
         deck=deck,
         active=(seat + 1) % state.players,

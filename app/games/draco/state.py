@@ -60,6 +60,9 @@ class DracoState:
     phase: Phase
     play: Play | None = None
     """Set from the card play until confirm; in ``MOUNT`` its card is in nobody's hand or pile."""
+    drawn: tuple[tuple[Card, ...], ...] = ()
+    """Per seat, the cards drawn at its last confirm, until it plays its next card (hidden like
+    the hand; the board marks them as new). Empty: nobody has new cards."""
 
     @property
     def track(self) -> tuple[Space, ...]:
@@ -79,6 +82,9 @@ class DracoState:
 
     def on_summit(self, dragon_index: int) -> bool:
         return self.track[self.positions[dragon_index]].kind is Kind.RED
+
+    def drawn_by(self, seat: Seat) -> tuple[Card, ...]:
+        return self.drawn[seat] if self.drawn else ()
 
     def summit_count(self) -> int:
         track = self.track

@@ -84,6 +84,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "take": "Take {moved}",
         "discard_hint": "Summit cards may be discarded, one click each; then confirm.",
         "confirm_hint": "Confirm ends your turn and draws your cards.",
+        "play_hint": "Play a card: choose it here or its ring on the board.",
         "ending_hint": "The third dragon is on the summit: confirm ends the game.",
         "space": "Space {index}: value {value}, {kind}",
         "dragon": "{dragon} dragon on space {index} (value {value}), {rider}",
@@ -92,8 +93,11 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "deck": "Draw pile: {count}",
         "player": "Player {n}",
         "game_over": "Game over",
-        "points": "points",
-        "hand_size": "cards in hand: {count}",
+        "points": "{count} points",
+        "points_one": "1 point",
+        "hand_size": "{count} cards in hand",
+        "hand_size_one": "1 card in hand",
+        "new_card": "new",
         "rides": "rides {dragon} (card {value})",
         "winner": "Winner",
     },
@@ -106,9 +110,10 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "card": "{dragon} {value}",
         "choose": "Drache {moved} stand ganz hinten. Deine Wahl:",
         "keep": "Meinen Drachen behalten ({own})",
-        "take": "Drache {moved} übernehmen",
+        "take": "Drachen {moved} übernehmen",
         "discard_hint": "Gipfelkarten kannst du einzeln abwerfen; danach bestätigen.",
-        "confirm_hint": "Bestätigen beendet den Zug und zieht deine Karten nach.",
+        "confirm_hint": "„Bestätigen“ beendet deinen Zug, dann ziehst du Karten nach.",
+        "play_hint": "Spiele eine Karte: hier auswählen oder ihren Ring auf dem Spielplan.",
         "ending_hint": "Der dritte Drache steht auf dem Gipfel: Bestätigen beendet das Spiel.",
         "space": "Feld {index}: Wert {value}, {kind}",
         "dragon": "Drache {dragon} auf Feld {index} (Wert {value}), {rider}",
@@ -117,10 +122,13 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "deck": "Zugstapel: {count}",
         "player": "Spieler {n}",
         "game_over": "Spielende",
-        "points": "Punkte",
-        "hand_size": "Handkarten: {count}",
+        "points": "{count} Punkte",
+        "points_one": "1 Punkt",
+        "hand_size": "{count} Handkarten",
+        "hand_size_one": "1 Handkarte",
+        "new_card": "neu",
         "rides": "reitet {dragon} (Karte {value})",
-        "winner": "Sieg",
+        "winner": "hat gewonnen",
     },
 }
 
@@ -162,14 +170,18 @@ def _moved(d: Mapping[str, Any], de: bool) -> str:
             f"{who} spielt {dragon} {value}: Drache {dragon} zieht von Feld {d['from']} "
             f"auf Feld {d['to']} (Wert {d['space_value']}, {kind})"
         )
-        if d["lost"]:
+        if d["lost"] == 1:
+            line += "; 1 Bewegungspunkt verfällt"
+        elif d["lost"]:
             line += f"; {d['lost']} Bewegungspunkte verfallen"
         return line + "."
     line = (
         f"{who} plays {dragon} {value}: the {dragon} dragon moves from space {d['from']} "
         f"to space {d['to']} (value {d['space_value']}, {kind})"
     )
-    if d["lost"]:
+    if d["lost"] == 1:
+        line += "; 1 movement point is lost"
+    elif d["lost"]:
         line += f"; {d['lost']} movement points are lost"
     return line + "."
 
@@ -187,7 +199,7 @@ def _kept(d: Mapping[str, Any], de: bool) -> str:
             return f"{who} bleibt auf dem eigenen Drachen {dragon}."
         return f"{who} stays on their own dragon, {dragon}."
     if de:
-        return f"{who} behält Drache {dragon}; die Karte kommt unter den eigenen Stapel."
+        return f"{who} behält den Drachen {dragon}; die Karte kommt unter den eigenen Stapel."
     return f"{who} keeps the {dragon} dragon; the card goes under their pile."
 
 
@@ -195,10 +207,10 @@ def _changed(d: Mapping[str, Any], de: bool) -> str:
     who, dragon, previous = _player(d["seat"], de), _dragon(d["dragon"], de), _dragon(d["previous"], de)
     if d["chosen"]:
         if de:
-            return f"{who} übernimmt den hintersten Drachen {dragon} und verlässt Drache {previous}."
+            return f"{who} übernimmt den hintersten Drachen {dragon} und verlässt den Drachen {previous}."
         return f"{who} takes the last-place dragon {dragon} and leaves {previous}."
     if de:
-        return f"{who} reitet jetzt Drache {dragon} und verlässt Drache {previous}."
+        return f"{who} reitet jetzt den Drachen {dragon} und verlässt den Drachen {previous}."
     return f"{who} now rides the {dragon} dragon and leaves {previous}."
 
 
@@ -206,7 +218,8 @@ def _offered(d: Mapping[str, Any], de: bool) -> str:
     who, dragon, own = _player(d["seat"], de), _dragon(d["dragon"], de), _dragon(d["own"], de)
     if de:
         return (
-            f"Drache {dragon} stand ganz hinten: {who} darf Drache {own} behalten oder {dragon} übernehmen."
+            f"Drache {dragon} stand ganz hinten: {who} darf den Drachen {own} behalten "
+            f"oder {dragon} übernehmen."
         )
     return f"The {dragon} dragon was in last place: {who} may keep {own} or take {dragon}."
 
@@ -234,7 +247,7 @@ def _scoring(d: Mapping[str, Any], de: bool) -> str:
     if d["blocked"]:
         who = ", ".join(_player(s, de) for s in d["blocked"])
         if de:
-            line += f" Der Verlust von 2 Punkten entfällt für {who} (Summe bliebe nicht ≥ 0)."
+            line += f" Der Verlust von 2 Punkten entfällt für {who} (die Summe fiele unter 0)."
         else:
             line += f" The loss of 2 is not applied for {who} (the total would drop below 0)."
     if d["final"]:
@@ -254,12 +267,12 @@ def _discarded(d: Mapping[str, Any], de: bool) -> str:
 
 
 def _reshuffled(d: Mapping[str, Any], de: bool) -> str:
+    count = int(d["count"])
     if de:
-        return (
-            f"Der Zugstapel ist leer: {d['count']} Karten der Ablagestapel werden gemischt; "
-            "die obersten Drachenkarten bleiben liegen."
-        )
-    return f"The draw pile is empty: {d['count']} cards from the piles are shuffled; the top cards stay."
+        cards = "1 Karte der Ablagestapel wird" if count == 1 else f"{count} Karten der Ablagestapel werden"
+        return f"Der Zugstapel ist leer: {cards} gemischt; die obersten Drachenkarten bleiben liegen."
+    cards = "1 card from the piles is" if count == 1 else f"{count} cards from the piles are"
+    return f"The draw pile is empty: {cards} shuffled; the top cards stay."
 
 
 def _drew(d: Mapping[str, Any], de: bool) -> str:
@@ -285,9 +298,11 @@ def _game_over(d: Mapping[str, Any], de: bool) -> str:
     summit = ", ".join(_dragon(dragon, de) for dragon in d.get("summit", ()))
     if de:
         shared = " (geteilter Sieg)" if len(winners) > 1 else ""
-        return f"Spielende (auf dem Gipfel: {summit}). Sieg: {names} mit {best} Punkten{shared}."
+        points = "1 Punkt" if best == 1 else f"{best} Punkten"
+        return f"Spielende (auf dem Gipfel: {summit}). Sieg: {names} mit {points}{shared}."
     shared = " (shared victory)" if len(winners) > 1 else ""
-    return f"Game over (on the summit: {summit}). Winner: {names} with {best} points{shared}."
+    points = "1 point" if best == 1 else f"{best} points"
+    return f"Game over (on the summit: {summit}). Winner: {names} with {points}{shared}."
 
 
 _DESCRIBERS = {

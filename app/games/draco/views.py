@@ -2,13 +2,16 @@
 
 Hidden: every hand but the viewer's own, the draw pile's order and the cards below each pile's
 top. Public: dragon positions and riders, top cards, hand, pile and draw-pile sizes, scores, the
-card played this turn. For the player to act the view also lists the target space of every
-legal play, so the board can draw target circles.
+card played this turn. The viewer's own hand marks the cards drawn at its last confirm as new.
+For the player to act the view also lists the target space of every legal play, so the board
+can draw target circles. The geometry (every coordinate the board draws) is computed here too.
 """
 
 from __future__ import annotations
 
 import math
+from collections import Counter
+from dataclasses import dataclass
 from functools import cache
 
 from app.engine.protocol import JSON, Seat
@@ -16,15 +19,22 @@ from app.games.draco.board import DRAGONS, Card, side_for, track_for
 from app.games.draco.rules import legal_moves, target_space, winners
 from app.games.draco.state import DracoState, Phase
 
-VIEW_WIDTH = 1000
-VIEW_HEIGHT = 720
-SLOT_RADIUS = 35
-"""Each dragon has its own slot around a space, so any number of dragons stay distinguishable."""
-BADGE_OFFSET = 12
-"""The rider badge sits outside its dragon, pointing away from the space (never over a neighbour)."""
-_ROWS = ((650, 9), (540, 7), (430, 6), (320, 5), (215, 4))
-"""The mountain path: (y, spaces) per row from the foot up, alternating direction."""
-_SPACING = 92
+SPACE_RADIUS = 44
+"""Every space is a circle this big; the dragons on it stand inside it."""
+_COLUMNS = 5
+_COLUMN = 104
+_ROW = 108
+_LEFT = 72
+_TOP = 96
+"""Centre of the top row: the path climbs in rows of five, turning at the ends (a tall mountain
+that fits a phone's width); the start is a camp below the first row, one place per dragon."""
+VIEW_WIDTH = 2 * _LEFT + (_COLUMNS - 1) * _COLUMN
+_CAMP_GAP = 100
+_CAMP_SLOT = 50
+CAMP_TOKEN = 22
+_CAMP_HEIGHT = 64
+_TARGET_MARGIN = 4
+"""A lone target covers its space and a little more: a big tap target."""
 DRAGON_IDS: tuple[str, ...] = tuple(d.value for d in DRAGONS)
 
 
@@ -32,12 +42,14 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
     track = state.track
     riders = state.riders()
     lowest = min(state.positions)
-    slots = _slots(len(track))
+    board = layout(len(track))
+    on_space: dict[int, list[int]] = {}
+    for i, pos in enumerate(state.positions):
+        on_space.setdefault(pos, []).append(i)
     dragons = []
     for i, dragon_id in enumerate(DRAGON_IDS):
         pos = state.positions[i]
-        x, y = slots[pos][i]
-        bx, by = _BADGES[i]
+        x, y, r = token(board, pos, on_space[pos].index(i), len(on_space[pos]), i)
         dragons.append(
             {
                 "id": dragon_id,
@@ -48,8 +60,9 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
                 "last": pos == lowest,
                 "x": x,
                 "y": y,
-                "bx": bx,
-                "by": by,
+                "r": r,
+                "font": max(10, round(0.8 * r)),
+                "badge": _badge(r),
             }
         )
     players = [
@@ -74,10 +87,16 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "active": state.active,
         "over": state.phase is Phase.OVER,
         "winners": winners(state) if state.phase is Phase.OVER else [],
-        "width": VIEW_WIDTH,
-        "height": VIEW_HEIGHT,
-        "track": [dict(space) for space in _track_view(state.players)],
-        "path": _path(len(track)),
+        "width": board.width,
+        "height": board.height,
+        "radius": SPACE_RADIUS,
+        "camp": list(board.camp),
+        "mountain": board.mountain,
+        "track": [
+            {**space, "dragons": len(on_space.get(space["index"], ()))}
+            for space in _track_view(state.players)
+        ],
+        "path": board.path,
         "dragons": dragons,
         "players": players,
         "deck_size": len(state.deck),
@@ -87,38 +106,106 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "mount": None,
     }
     if seat is not None and 0 <= seat < state.players:
-        result.update(_private(state, seat))
+        result.update(_private(state, seat, board, dragons))
     return result
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """The drawn board for a track of some length (SVG user units)."""
+
+    width: int
+    height: int
+    centres: tuple[tuple[int, int], ...]
+    """Centre of every space; index 0 is the middle of the camp."""
+    camp: tuple[int, int, int, int]
+    """The start space: x, y, width, height of its rectangle."""
+    path: str
+    mountain: str
+
+
 @cache
-def geometry(spaces: int) -> tuple[tuple[int, int], ...]:
-    """Centre of every space on the drawn mountain path, from the start up to the summit."""
-    points: list[tuple[int, int]] = []
-    for row, (y, count) in enumerate(_ROWS):
-        left = VIEW_WIDTH // 2 - (count - 1) * _SPACING // 2
-        xs = [left + k * _SPACING for k in range(count)]
-        summit = row == len(_ROWS) - 1
-        if row % 2 and not summit:
-            xs.reverse()
-        # The summit ridge runs left to right and climbs a little.
-        points.extend((x, y - (k * 12 if summit else 0)) for k, x in enumerate(xs))
-    while len(points) < spaces:  # a longer replacement track keeps climbing to the right
-        x, y = points[-1]
-        points.append((x + _SPACING // 2, y - 30))
-    return tuple(points[:spaces])
+def layout(spaces: int) -> Layout:
+    """Rows of five from the camp up, alternating direction; the last row holds the summit."""
+    rows = math.ceil((spaces - 1) / _COLUMNS)
+    bottom = _TOP + (rows - 1) * _ROW
+    camp_y = bottom + _CAMP_GAP
+    height = camp_y + _CAMP_HEIGHT // 2 + 12
+    width = VIEW_WIDTH
+    centres = [(width // 2, camp_y)]
+    for k in range(spaces - 1):
+        row, column = divmod(k, _COLUMNS)
+        if row % 2:
+            column = _COLUMNS - 1 - column
+        centres.append((_LEFT + column * _COLUMN, bottom - row * _ROW))
+    camp = (20, camp_y - _CAMP_HEIGHT // 2, width - 40, _CAMP_HEIGHT)
+    path = " ".join(f"{x},{y}" for x, y in [(_LEFT, camp_y), *centres[1:]])
+    w, h = width, height
+    outline = ((0, h), (0, 0.36 * h), (0.03 * w, 0.16 * h), (0.12 * w, 0.05 * h), (0.3 * w, 0.012 * h))
+    peak = (0.5 * w, 0.0)
+    right = [(w - x, y) for x, y in reversed(outline)]
+    mountain = " ".join(f"{round(x)},{round(y)}" for x, y in (*outline, peak, *right))
+    return Layout(width, height, tuple(centres), camp, path, mountain)
 
 
-def slot(centre: tuple[int, int], dragon_index: int, radius: int = SLOT_RADIUS) -> tuple[int, int]:
-    """A dragon's own place around a space (ten slots, one per dragon)."""
-    angle = math.radians(-90 + 36 * dragon_index)
-    return centre[0] + round(radius * math.cos(angle)), centre[1] + round(radius * math.sin(angle))
+def token(board: Layout, space: int, place: int, count: int, dragon_index: int) -> tuple[int, int, int]:
+    """Centre and radius of a dragon's token: the ``place``-th of ``count`` dragons on ``space``.
 
-
-_BADGES: tuple[tuple[int, int], ...] = tuple(slot((0, 0), i, BADGE_OFFSET) for i in range(len(DRAGONS)))
+    In the camp every dragon has its own place; on a space the tokens share its circle, the
+    fewer the bigger, below the space's value (which then sits at the circle's top).
+    """
+    cx, cy = board.centres[space]
+    if space == 0:
+        x0 = board.camp[0] + (board.camp[2] - len(DRAGONS) * _CAMP_SLOT) // 2 + _CAMP_SLOT // 2
+        return x0 + dragon_index * _CAMP_SLOT, cy, CAMP_TOKEN
+    dx, dy, r = _cluster(count)[place]
+    return cx + dx, cy + dy, r
 
 
 # --- private helpers -------------------------------------------------------------------------
+
+
+_CLUSTERS: dict[int, tuple[tuple[int, int, int], ...]] = {
+    1: ((0, 6, 27),),
+    2: ((-19, 6, 19), (19, 6, 19)),
+    3: ((-18, -4, 17), (18, -4, 17), (0, 24, 17)),
+    4: ((-16, -8, 15), (16, -8, 15), (-16, 20, 15), (16, 20, 15)),
+}
+"""Token places inside a space's circle (offsets and radius), by the number of dragons on it."""
+
+
+@cache
+def _cluster(count: int) -> tuple[tuple[int, int, int], ...]:
+    if count in _CLUSTERS:
+        return _CLUSTERS[count]
+    ring, r = (22, 13) if count <= 6 else (24, 11)
+    return tuple((*_around(k, count, ring, 6), r) for k in range(count))
+
+
+def _around(k: int, count: int, ring: int, dy: int = 0) -> tuple[int, int]:
+    angle = 2 * math.pi * k / count - math.pi / 2
+    return round(ring * math.cos(angle)), dy + round(ring * math.sin(angle))
+
+
+def _badge(r: int) -> list[int]:
+    """The rider's seat badge: on the token's lower edge, below its letters (the space's value
+    is at the top of its circle)."""
+    return [0, r, max(9, round(0.42 * r))]
+
+
+_TARGET_PLACES: dict[int, tuple[tuple[int, int, int], ...]] = {
+    1: ((0, 0, SPACE_RADIUS + _TARGET_MARGIN),),
+    2: ((-28, 0, 27), (28, 0, 27)),
+    3: ((-27, -13, 27), (27, -13, 27), (0, 29, 27)),
+}
+"""Where the targets on one space go: one covers the space; several share it side by side, each
+still 32 px wide on a phone (27 units at its scale)."""
+
+
+def _target_places(count: int) -> tuple[tuple[int, int, int], ...]:
+    if count in _TARGET_PLACES:
+        return _TARGET_PLACES[count]
+    return tuple((*_around(k, count, 32), 27) for k in range(count))
 
 
 def _card(card: Card) -> JSON:
@@ -126,28 +213,19 @@ def _card(card: Card) -> JSON:
 
 
 @cache
-def _slots(spaces: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    return tuple(tuple(slot(centre, i) for i in range(len(DRAGONS))) for centre in geometry(spaces))
-
-
-@cache
-def _path(spaces: int) -> str:
-    return " ".join(f"{x},{y}" for x, y in geometry(spaces))
-
-
-@cache
 def _track_view(players: int) -> tuple[JSON, ...]:
     track = track_for(players)
-    xy = geometry(len(track))
+    xy = layout(len(track)).centres
     return tuple(
         {"index": s.index, "value": s.value, "kind": s.kind.value, "x": xy[s.index][0], "y": xy[s.index][1]}
         for s in track
     )
 
 
-def _private(state: DracoState, seat: Seat) -> JSON:
-    """The viewer's hand and, when they are to act, the moves the board offers."""
+def _private(state: DracoState, seat: Seat, board: Layout, dragons: list[JSON]) -> JSON:
+    """The viewer's hand (drawn cards marked new) and, when they are to act, the board's moves."""
     legal = {str(m) for m in legal_moves(state, seat)}
+    new = Counter(state.drawn_by(seat))
     hand = []
     for card in state.hands[seat]:
         entry = _card(card)
@@ -156,24 +234,31 @@ def _private(state: DracoState, seat: Seat) -> JSON:
         entry["discard"] = f"discard:{notation}" if f"discard:{notation}" in legal else None
         entry["target"] = target_space(state, card)
         entry["summit"] = state.on_summit(card.dragon_index)
+        entry["new"] = new[card] > 0
+        new[card] -= 1
         hand.append(entry)
     targets: dict[tuple[int, int], JSON] = {}
     if state.phase is Phase.PLAY and seat == state.active:
-        slots = _slots(len(state.track))
         for card in sorted(set(state.hands[seat])):
             space = target_space(state, card)
             key = (card.dragon_index, space)
             if key in targets:
                 continue  # several cards reach the same space (capped): the lowest plays
-            x, y = slots[space][card.dragon_index]
+            dragon = dragons[card.dragon_index]
             targets[key] = {
                 **_card(card),
                 "space": space,
                 "space_value": state.track[space].value,
                 "move": f"play:{DRAGON_IDS[card.dragon_index]}:{card.value}",
-                "x": x,
-                "y": y,
+                "from": [dragon["x"], dragon["y"]],
             }
+    by_space: dict[int, list[JSON]] = {}
+    for target in targets.values():
+        by_space.setdefault(target["space"], []).append(target)
+    for space, shared in by_space.items():
+        cx, cy = board.centres[space]
+        for target, (dx, dy, r) in zip(shared, _target_places(len(shared)), strict=True):
+            target.update(x=cx + dx, y=cy + dy, r=r)
     mount = None
     if state.phase is Phase.MOUNT and seat == state.active and state.play is not None:
         mount = {

@@ -16,6 +16,7 @@ from app.games.felsental.board import (
     Track,
 )
 from app.games.felsental.match import check_end
+from app.games.felsental.pieces import card_piece, track_piece
 from app.games.felsental.state import (
     Attack,
     FelsState,
@@ -56,7 +57,9 @@ def block(state: FelsState, dwarf: Dwarf, card: CardId, rng: Rng) -> tuple[FelsS
     state = evolve(state, attack=attack)
     events = [
         Event(
-            "blocked", {"role": str(defender), "dwarf": str(dwarf), "card": card}, pieces=(f"dwarf-{dwarf}",)
+            "blocked",
+            {"role": str(defender), "dwarf": str(dwarf), "card": card},
+            pieces=(f"dwarf-{dwarf}", card_piece(card)),
         )
     ]
     if len(attack.blocks) == len(attack.dwarves):
@@ -110,7 +113,11 @@ def wound_dragon(state: FelsState, amount: int) -> tuple[FelsState, list[Event]]
     rest = min(amount - on_scales, free_rest)
     state = add_wounds(state, Track.SCALES, on_scales)
     events = [
-        Event("dragon_wounded", {"wounds": amount, "scales": on_scales, "to_place": rest}, pieces=("dragon",))
+        Event(
+            "dragon_wounded",
+            {"wounds": amount, "scales": on_scales, "to_place": rest},
+            pieces=("dragon", track_piece(Track.SCALES)),
+        )
     ]
     state, more = auto_place(evolve(state, to_place=rest))
     return state, events + more
@@ -139,7 +146,7 @@ def place_wound(state: FelsState, track: Track, rng: Rng) -> tuple[FelsState, li
 
 def track_event(state: FelsState, track: Track, n: int) -> Event:
     data = {"track": str(track), "wounds": n, "lost": state.track_full(track)}
-    return Event("dragon_track_wounded", data, pieces=("dragon",))
+    return Event("dragon_track_wounded", data, pieces=("dragon", track_piece(track)))
 
 
 def fury(state: FelsState, rng: Rng) -> tuple[FelsState, list[Event]]:

@@ -15,6 +15,7 @@ from app.games.felsental.board import (
     CardId,
     Role,
 )
+from app.games.felsental.pieces import card_piece, role_piece
 from app.games.felsental.state import (
     DwarfSetup,
     FelsState,
@@ -88,7 +89,9 @@ def start_leg(state: FelsState, leg: int, rng: Rng) -> tuple[FelsState, list[Eve
         attack=None,
         to_place=0,
     )
-    start = Event("leg_started", {"leg": leg, "dragon": state.dragon_seat}, pieces=("dragon",))
+    start = Event(
+        "leg_started", {"leg": leg, "dragon": state.dragon_seat}, pieces=("dragon", role_piece(Role.DRAGON))
+    )
     return state, [start, *events]
 
 
@@ -99,7 +102,8 @@ def draw_cards(side: Side, count: int, rng: Rng) -> tuple[Side, tuple[CardId, ..
 
 
 def private_draw(state: FelsState, role: Role, drawn: tuple[CardId, ...]) -> Event:
-    return Event("cards_drawn", {"role": str(role), "cards": list(drawn)}, state.seat_of(role), True)
+    pieces = tuple(card_piece(c) for c in drawn)
+    return Event("cards_drawn", {"role": str(role), "cards": list(drawn)}, state.seat_of(role), True, pieces)
 
 
 def check_end(state: FelsState, events: list[Event], rng: Rng) -> tuple[FelsState, list[Event]]:
@@ -129,6 +133,7 @@ def check_end(state: FelsState, events: list[Event], rng: Rng) -> tuple[FelsStat
                 "dragon_wounds": result.dragon_wounds,
                 "dwarf_wounds": result.dwarf_wounds,
             },
+            pieces=(role_piece(winner),),
         ),
     ]
     if len(state.results) < state.legs:

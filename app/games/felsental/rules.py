@@ -44,6 +44,7 @@ from app.games.felsental.geometry import (
     fly_targets,
 )
 from app.games.felsental.match import check_end, draw_cards, private_draw
+from app.games.felsental.pieces import card_piece, role_piece
 from app.games.felsental.state import (
     Attack,
     DwarfSetup,
@@ -268,7 +269,9 @@ def why_illegal(state: FelsState, seat: Seat, move: Move) -> str:
 
 def _exchange(state: FelsState, redraw: bool, rng: Rng) -> tuple[FelsState, list[Event]]:
     role = state.active
-    events = [Event("hand_exchanged" if redraw else "hand_kept", {"role": str(role)})]
+    events = [
+        Event("hand_exchanged" if redraw else "hand_kept", {"role": str(role)}, pieces=(role_piece(role),))
+    ]
     if redraw:
         side = state.side(role)
         side, drawn = draw_cards(
@@ -285,7 +288,11 @@ def _exchange(state: FelsState, redraw: bool, rng: Rng) -> tuple[FelsState, list
 
 def _place(state: FelsState, dwarf: Dwarf, hex_id: HexId) -> tuple[FelsState, list[Event]]:
     state = set_hex(state, dwarf, hex_id)
-    events = [Event("dwarf_placed", {"dwarf": str(dwarf), "hex": hex_id}, pieces=(f"dwarf-{dwarf}",))]
+    events = [
+        Event(
+            "dwarf_placed", {"dwarf": str(dwarf), "hex": hex_id}, pieces=(f"dwarf-{dwarf}", f"hex-{hex_id}")
+        )
+    ]
     if all(h is not None for h in state.dwarf_hexes):
         state = evolve(state, phase=Phase.PLAY, active=Role.DRAGON, actions=1)
     return state, events
@@ -294,7 +301,7 @@ def _place(state: FelsState, dwarf: Dwarf, hex_id: HexId) -> tuple[FelsState, li
 def _end_turn(state: FelsState) -> tuple[FelsState, list[Event]]:
     """Confirm: the other side's turn with two actions; a dragon without cards is skipped (§10)."""
     nxt = state.active.other
-    events = [Event("turn_ended", {"role": str(state.active)})]
+    events = [Event("turn_ended", {"role": str(state.active)}, pieces=(role_piece(state.active),))]
     if nxt is Role.DRAGON and not state.dragon.has_cards:
         events.append(Event("dragon_skipped", {}, pieces=("dragon",)))
         nxt = Role.DWARVES
@@ -305,14 +312,17 @@ def _do_draw(state: FelsState, rng: Rng) -> tuple[FelsState, list[Event]]:
     role = state.active
     side, drawn = draw_cards(state.side(role), DRAW_COUNT, rng)
     state = evolve(state, actions=state.actions - 1, **{str(role): side})
-    public = Event("drew", {"role": str(role), "count": len(drawn), "hand": len(side.hand)})
+    data = {"role": str(role), "count": len(drawn), "hand": len(side.hand)}
+    public = Event("drew", data, pieces=(role_piece(role),))
     return state, [public, private_draw(state, role, drawn)]
 
 
 def _discard(state: FelsState, card: CardId, rng: Rng) -> tuple[FelsState, list[Event]]:
     role = state.active
     state = discard_card(state, role, card)
-    events = [Event("discarded", {"role": str(role), "card": card})]
+    events = [
+        Event("discarded", {"role": str(role), "card": card}, pieces=(role_piece(role), card_piece(card)))
+    ]
     return check_end(state, events, rng)
 
 
@@ -323,11 +333,13 @@ def _play(state: FelsState, card: CardId, opt: Opt, rng: Rng) -> tuple[FelsState
     state = discard_card(state, role, card, actions=state.actions - 1)
     data = {"role": str(role), "card": card, "option": str(opt), "value": option.value}
     if not option_has_effect(state, opt, option.value):
-        return check_end(state, [Event("card_wasted", data)], rng)
+        return check_end(
+            state, [Event("card_wasted", data, pieces=(role_piece(role), card_piece(card)))], rng
+        )
     if opt is Opt.NET:
-        events = [Event("net_thrown", data, pieces=("dragon", f"dwarf-{Dwarf.TRAPPER}"))]
+        events = [Event("net_thrown", data, pieces=("dragon", f"dwarf-{Dwarf.TRAPPER}", card_piece(card)))]
         return check_end(evolve(state, netted=True), events, rng)
-    events = [Event("card_played", data)]
+    events = [Event("card_played", data, pieces=(role_piece(role), card_piece(card)))]
     if opt is Opt.CROSSBOW:
         return declare(
             state, Attack(Role.DWARVES, card, opt, option.value, (Dwarf.CROSSBOWMAN,)), events, rng
@@ -342,7 +354,8 @@ def _target(state: FelsState, move: Move, rng: Rng) -> tuple[FelsState, list[Eve
     action = move.action
     if action == "done":
         finished = evolve(state, play=None)
-        return check_end(finished, [Event("card_finished", {"card": play.card})], rng)
+        event = Event("card_finished", {"card": play.card}, pieces=(card_piece(play.card),))
+        return check_end(finished, [event], rng)
     if action == "to" and play.opt in (Opt.MOVE, Opt.FLY):
         dest = move.args[0]
         events = [_moved_event("dragon", state.dragon_hex, dest)]
@@ -363,9 +376,11 @@ def _target(state: FelsState, move: Move, rng: Rng) -> tuple[FelsState, list[Eve
     if action == "dir":
         direction = int(move.args[0])
         hits = fire_hits(state, direction)
-        data = {"direction": direction, "line": list(fire_line(state, direction))}
+        line = list(fire_line(state, direction))
+        data = {"direction": direction, "line": line}
         if not hits:
-            return check_end(evolve(state, play=None), [Event("fire_missed", data)], rng)
+            missed = Event("fire_missed", data, pieces=("dragon", *(f"hex-{h}" for h in line)))
+            return check_end(evolve(state, play=None), [missed], rng)
         attack = Attack(Role.DRAGON, play.card, play.opt, play.value, hits, direction=direction)
         return declare(evolve(state, play=None), attack, [], rng)
     if action == "dwarf" and play.opt in (Opt.MOVE1, Opt.MOVE2):
@@ -381,4 +396,6 @@ def _target(state: FelsState, move: Move, rng: Rng) -> tuple[FelsState, list[Eve
 
 
 def _moved_event(piece: str, origin: HexId, dest: HexId) -> Event:
-    return Event("moved", {"piece": piece, "from": origin, "to": dest}, pieces=(piece, f"hex-{dest}"))
+    return Event(
+        "moved", {"piece": piece, "from": origin, "to": dest}, pieces=(piece, f"hex-{origin}", f"hex-{dest}")
+    )

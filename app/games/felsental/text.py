@@ -12,6 +12,15 @@ ROLE = {
     "en": {"dragon": "the dragon", "dwarves": "the dwarves"},
     "de": {"dragon": "der Drache", "dwarves": "die Zwerge"},
 }
+ROLE_ACC = {
+    "en": ROLE["en"],
+    "de": {"dragon": "den Drachen", "dwarves": "die Zwerge"},
+}
+COUNTED = {
+    "en": {"card": ("card", "cards"), "wound": ("wound", "wounds")},
+    "de": {"card": ("Karte", "Karten"), "wound": ("Wunde", "Wunden")},
+}
+"""Singular and plural of the counted words in log lines."""
 DWARF = {
     "en": {"warrior": "the warrior", "crossbowman": "the crossbowman", "trapper": "the trapper"},
     "de": {"warrior": "der Krieger", "crossbowman": "der Armbrustschütze", "trapper": "der Fallensteller"},
@@ -109,7 +118,7 @@ def describe(event: Event, locale: Locale) -> str:
     if "cards" in d:
         words["cards"] = ", ".join(f"{c} ({card_label(c, loc)})" for c in d["cards"])
     if "winner" in d:
-        words["winner"] = ROLE[loc][d["winner"]]
+        words["winner"] = ROLE_ACC[loc][d["winner"]]
         words["reason"] = REASON[loc][d["reason"]]
     if "piece" in d:
         piece = d["piece"]
@@ -121,6 +130,9 @@ def describe(event: Event, locale: Locale) -> str:
         words["player"] = d["seat"] + 1
     if "dragon" in d and isinstance(d["dragon"], int):
         words["player"] = d["dragon"] + 1
+    for key, noun in (("count", "card"), ("hand", "card"), ("wounds", "wound")):
+        if isinstance(d.get(key), int):
+            words[f"{key}_n"] = _counted(d[key], noun, loc)
     if event.kind == "match_over":
         words["legs"] = ":".join(map(str, d["legs"]))
         words["wounds"] = ":".join(map(str, d["wounds"]))
@@ -134,14 +146,14 @@ def describe(event: Event, locale: Locale) -> str:
 
 _LINES: Mapping[str, Mapping[str, str]] = {
     "en": {
-        "leg_started": "Leg {leg} begins; player {player} is the dragon",
+        "leg_started": "Leg {leg} begins; Player {player} is the dragon",
         "cards_drawn": "You drew {cards}",
         "hand_exchanged": "{Role} exchanged the starting hand",
         "hand_kept": "{Role} kept the starting hand",
         "dwarf_placed": "{Dwarf} was placed on {hex}",
         "turn_ended": "{Role} ended the turn",
         "dragon_skipped": "The dragon has no cards left and misses the turn",
-        "drew": "{Role} drew {count} card(s), holding {hand}",
+        "drew": "{Role} drew {count_n} and now holds {hand_n}",
         "discarded": "{Role} discarded {card} ({card_text}) for the hand limit",
         "card_wasted": "{Role} played {card} ({option}) without effect",
         "net_thrown": "The trapper threw the net over the dragon",
@@ -151,10 +163,10 @@ _LINES: Mapping[str, Mapping[str, str]] = {
         "fire_missed": "The dragon breathed fire to the {dir}, hitting no one",
         "attack_declared": "",
         "blocked": "{Role} blocked the attack on {dwarf_acc} with {card}",
-        "dwarf_wounded": "{Dwarf} took {wounds} wound(s), {total} in all",
+        "dwarf_wounded": "{Dwarf} took {wounds_n}, {total} in all",
         "dwarf_died": "{Dwarf} is dead",
-        "dragon_wounded": "The dragon took {wounds} wound(s), {scales} on its scales",
-        "dragon_track_wounded": "{wounds} wound(s) on the dragon's {track}",
+        "dragon_wounded": "The dragon took {wounds_n}, {scales} of them on its scales",
+        "dragon_track_wounded": "{wounds_n} on the dragon's {track}",
         "net_freed": "The dragon spent its turn to free itself from the net",
         "fury": "The warrior fell into fury: one wound, one extra action",
         "leg_won": "Leg {leg} goes to {winner}: {reason}",
@@ -168,7 +180,7 @@ _LINES: Mapping[str, Mapping[str, str]] = {
         "dwarf_placed": "{Dwarf} wird auf {hex} aufgestellt",
         "turn_ended": "{Role} beendet den Zug",
         "dragon_skipped": "Der Drache hat keine Karten mehr und setzt aus",
-        "drew": "{Role} zieht {count} Karte(n) und hat nun {hand} auf der Hand",
+        "drew": "{Role} zieht {count_n} und hat jetzt {hand_n} auf der Hand",
         "discarded": "{Role} wirft {card} ({card_text}) wegen des Handkartenlimits ab",
         "card_wasted": "{Role} spielt {card} ({option}) ohne Wirkung",
         "net_thrown": "Der Fallensteller wirft das Netz über den Drachen",
@@ -178,10 +190,10 @@ _LINES: Mapping[str, Mapping[str, str]] = {
         "fire_missed": "Der Drache speit Feuer nach {dir} und trifft niemanden",
         "attack_declared": "",
         "blocked": "{Role} wehrt den Angriff auf {dwarf_acc} mit {card} ab",
-        "dwarf_wounded": "{Dwarf} erleidet {wounds} Wunde(n), insgesamt {total}",
+        "dwarf_wounded": "{Dwarf} erleidet {wounds_n}, insgesamt {total}",
         "dwarf_died": "{Dwarf} ist tot",
-        "dragon_wounded": "Der Drache erleidet {wounds} Wunde(n), {scales} davon auf dem Schuppenpanzer",
-        "dragon_track_wounded": "{wounds} Wunde(n) auf dem Feld {track} des Drachen",
+        "dragon_wounded": "Der Drache erleidet {wounds_n}, {scales} davon auf dem Schuppenpanzer",
+        "dragon_track_wounded": "{wounds_n} auf der Fähigkeit {track} des Drachen",
         "net_freed": "Der Drache nutzt seinen Zug, um sich aus dem Netz zu befreien",
         "fury": "Der Krieger verfällt in Raserei: eine Wunde, eine zusätzliche Aktion",
         "leg_won": "Etappe {leg} geht an {winner}: {reason}",
@@ -193,7 +205,7 @@ _DE_PLURAL: Mapping[str, str] = {
     "hand_exchanged": "{Role} tauschen die Startkarten aus",
     "hand_kept": "{Role} behalten die Startkarten",
     "turn_ended": "{Role} beenden den Zug",
-    "drew": "{Role} ziehen {count} Karte(n) und haben nun {hand} auf der Hand",
+    "drew": "{Role} ziehen {count_n} und haben jetzt {hand_n} auf der Hand",
     "discarded": "{Role} werfen {card} ({card_text}) wegen des Handkartenlimits ab",
     "card_wasted": "{Role} spielen {card} ({option}) ohne Wirkung",
     "card_played": "{Role} spielen {card} ({option})",
@@ -213,6 +225,8 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "fire": "Fire breath",
         "hand": "Your hand",
         "hand_size": "Cards in hand",
+        "hand_count": "{count} cards in hand",
+        "hand_count_one": "1 card in hand",
         "deck_size": "Draw pile",
         "discards": "Discarded",
         "leg": "Leg",
@@ -278,6 +292,8 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "fire": "Feueratem",
         "hand": "Deine Handkarten",
         "hand_size": "Handkarten",
+        "hand_count": "{count} Handkarten",
+        "hand_count_one": "1 Handkarte",
         "deck_size": "Nachziehstapel",
         "discards": "Abgeworfen",
         "leg": "Etappe",
@@ -347,6 +363,11 @@ def _attack_line(loc: str, d: Mapping[str, Any], option: str) -> str:
     if loc == "en":
         return f"{names} {'attack' if len(dwarves) > 1 else 'attacks'} the dragon ({option})"
     return f"{names} {'greifen' if len(dwarves) > 1 else 'greift'} den Drachen an ({option})"
+
+
+def _counted(n: int, noun: str, loc: str) -> str:
+    one, many = COUNTED[loc][noun]
+    return f"{n} {one if n == 1 else many}"
 
 
 def _loc(locale: Locale) -> str:

@@ -65,7 +65,7 @@ def test_unridden_dragon_not_in_last_place_forces_the_change() -> None:
         "previous": "red",
         "chosen": False,
     }
-    assert changed.pieces == ("dragon-yellow", "dragon-red")
+    assert changed.pieces == ("dragon-yellow", "dragon-red", "seat-0")
     assert after.phase is Phase.DISCARD
 
 

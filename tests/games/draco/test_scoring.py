@@ -22,7 +22,7 @@ def test_seed_example_big_scoring_pays_everyone_their_space() -> None:
     scoring = events[-1]
     assert scoring.kind == "scoring" and scoring.data["kind"] == "big"
     assert scoring.data["gains"] == [6, 4] and scoring.data["dragon"] == "blue"
-    assert set(scoring.pieces) == {"dragon-blue", "dragon-red"}
+    assert set(scoring.pieces) == {"dragon-blue", "dragon-red", "space-11"}
 
 
 def test_seed_example_small_scoring_pays_only_low_spaces() -> None:

@@ -113,7 +113,7 @@ def test_movement_past_the_last_space_is_lost() -> None:
     assert after.positions[Dragon.BLACK.index] == 30
     moved = events[0]
     assert moved.kind == "dragon_moved" and moved.data["to"] == 30 and moved.data["lost"] == 3
-    assert moved.pieces == ("dragon-black",)
+    assert moved.pieces == ("dragon-black", "space-28", "space-30"), "the dragon and both spaces"
 
 
 def test_dragon_on_the_last_space_does_not_move() -> None:

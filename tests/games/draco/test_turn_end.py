@@ -29,7 +29,7 @@ def test_summit_cards_may_be_discarded_one_at_a_time_after_the_play() -> None:
     once, events = apply(after, 0, m("discard:blue:1"), rng())
     assert once.hands[0].count(Card.of(Dragon.BLUE, 1)) == 1
     assert once.piles[0][0] == Card.of(Dragon.BLUE, 1)  # under the own pile (§9 #17)
-    assert events[0].kind == "discarded" and events[0].pieces == ("dragon-blue",)
+    assert events[0].kind == "discarded" and events[0].pieces == ("dragon-blue", "seat-0")
     invariants(once)
     twice, _ = apply(once, 0, m("discard:blue:1"), rng())
     assert m("discard:blue:1") not in legal_moves(twice, 0)
@@ -128,7 +128,7 @@ def test_third_dragon_on_the_summit_ends_after_its_big_scoring() -> None:
     assert outcome(after) is None
     over, end = apply(after, 0, CONFIRM, rng())
     assert [e.kind for e in end] == ["game_over"]
-    assert set(end[0].pieces) == {"dragon-red", "dragon-black", "dragon-blue"}
+    assert set(end[0].pieces) == {"dragon-red", "dragon-black", "dragon-blue", "seat-1"}, "summit and winner"
     assert over.hands == after.hands and over.deck == after.deck
     assert DRACO.to_act(over) == frozenset() and legal_moves(over, 0) == legal_moves(over, 1) == []
     result = outcome(over)

@@ -43,7 +43,7 @@ def test_dragon_walks_through_empty_hexes_only() -> None:
     assert "to:B1" in moves and "to:B2" in moves and "to:A1" not in moves and "to:C3" not in moves
     assert "to:C2" not in moves and "to:D2" not in moves  # D2 would need a step through C2 or D1
     state, events = play(state, "to:B2")
-    assert state.dragon_hex == "B2" and events[0].pieces == ("dragon", "hex-B2")
+    assert state.dragon_hex == "B2" and events[0].pieces == ("dragon", "hex-C1", "hex-B2")
 
 
 def test_no_target_means_the_card_is_wasted() -> None:

@@ -1,0 +1,89 @@
+"""Screenshot scenes of the game boards: each game early and mid-game, as the seat to act and as a
+spectator (``make screenshots``, see tests/browser/screenshots.py)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from tests.browser.studio import Shot, Studio, any_move, scene
+
+
+def _both(name: str, match_id: int, actor: Any, prepare: Any = None) -> list[Shot]:
+    path = f"/matches/{match_id}"
+    return [Shot(f"{name}-seat", path, actor, prepare), Shot(f"{name}-spectator", path, None)]
+
+
+def _draco_climb(match: dict[str, Any], rnd: random.Random) -> str:
+    """Plays the highest cards of the lowest dragons, so the field spreads up the mountain."""
+    legal = match["legal"]
+    if "mount:keep" in legal:
+        return rnd.choice(["mount:keep", "mount:take"])
+    plays = [m for m in legal if m.startswith("play:")]
+    if plays:
+        return rnd.choice(plays)
+    return "confirm"
+
+
+def _hover_first_card(page: Any) -> None:
+    card = page.locator(".draco-cards [data-move]").first
+    if card.count():
+        card.hover()
+
+
+@scene("draco")
+def draco(studio: Studio) -> list[Shot]:
+    start = studio.users("anna", "ben", "cleo")
+    first = studio.match("draco", start)
+    shots = _both("draco-start", first, start[0])
+    shots.append(Shot("draco-start-hover", f"/matches/{first}", start[0], _hover_first_card))
+
+    mid = studio.users("dora", "emil", "finn", "greta")
+    second = studio.match("draco", mid)
+    actor = studio.play(
+        second,
+        mid,
+        70,
+        policy=_draco_climb,
+        until=lambda m: m["view"]["phase"] == "play" and len(m["log"]) > 60,
+    )
+    shots += _both("draco-mid", second, actor)
+
+    # The keep/take choice and a turn waiting for Confirm (the drawn cards marked as new after it).
+    late = studio.users("hugo", "ida")
+    third = studio.match("draco", late)
+    actor = studio.play(third, late, 40, policy=_draco_climb, until=lambda m: "mount:keep" in m["legal"])
+    shots += _both("draco-choice", third, actor)
+    return shots
+
+
+@scene("drachenland")
+def drachenland(studio: Studio) -> list[Shot]:
+    start = studio.users("jana", "kai", "lea")
+    first = studio.match("drachenland", start)
+    shots = _both("drachenland-start", first, studio.to_act(first, start))
+
+    mid = studio.users("mia", "nils")
+    second = studio.match("drachenland", mid)
+    actor = studio.play(
+        second,
+        mid,
+        90,
+        policy=any_move,
+        until=lambda m: len(m["log"]) > 40 and any(x.startswith(("move:", "fly:")) for x in m["legal"]),
+    )
+    shots += _both("drachenland-mid", second, actor)
+    return shots
+
+
+@scene("felsental")
+def felsental(studio: Studio) -> list[Shot]:
+    start = studio.users("olga", "paul")
+    first = studio.match("felsental", start)
+    shots = _both("felsental-start", first, studio.to_act(first, start))
+
+    mid = studio.users("rosa", "sven")
+    second = studio.match("felsental", mid)
+    actor = studio.play(second, mid, 60, policy=any_move, until=lambda m: len(m["log"]) > 25)
+    shots += _both("felsental-mid", second, actor)
+    return shots

@@ -1,0 +1,97 @@
+"""The Draco view's board geometry and the new-card marks (app/games/draco/views.py)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import pytest
+
+from app.engine.protocol import CONFIRM
+from app.games.draco.board import DRAGONS
+from app.games.draco.notation import format_position, parse_position
+from app.games.draco.rules import apply, invariants
+from app.games.draco.views import SPACE_RADIUS, layout, token, view
+from tests.games.draco.support import m, position, rng
+
+LOW = {"blue": 1, "brown": 1, "black": 1, "yellow": 1, "green": 1, "gray": 1, "lightblue": 1, "purple": 1}
+
+
+@pytest.mark.parametrize("count", range(1, len(DRAGONS) + 1))
+def test_every_token_stands_inside_its_space(count: int) -> None:
+    """Issue 13.5: dragons stand on their space, however many share it."""
+    board = layout(31)
+    for space in (1, 12, 30):
+        cx, cy = board.centres[space]
+        for place in range(count):
+            x, y, r = token(board, space, place, count, place)
+            assert math.dist((x, y), (cx, cy)) + r <= SPACE_RADIUS, (count, place)
+            assert r >= 11
+
+
+def test_the_camp_holds_all_ten_side_by_side() -> None:
+    """At the start all ten stand in the camp, each in its own place, none overlapping."""
+    board = layout(31)
+    x0, y0, w, h = board.camp
+    tokens = [token(board, 0, i, len(DRAGONS), i) for i in range(len(DRAGONS))]
+    for x, y, r in tokens:
+        assert x0 <= x - r and x + r <= x0 + w and y0 <= y - r and y + r <= y0 + h
+    for (a, _, ra), (b, _, rb) in itertools.pairwise(tokens):
+        assert b - a >= ra + rb
+
+
+def test_spaces_do_not_overlap_and_fit_the_board() -> None:
+    board = layout(31)
+    centres = board.centres[1:]
+    for i, a in enumerate(centres):
+        assert SPACE_RADIUS <= a[0] <= board.width - SPACE_RADIUS and a[1] >= SPACE_RADIUS
+        for b in centres[i + 1 :]:
+            assert math.dist(a, b) > 2 * SPACE_RADIUS
+
+
+def test_the_view_places_each_dragon_in_its_space() -> None:
+    state = position(hands=["R1K1A1", "G2A1"], piles=["R2", "B2"], at={**LOW, "red": 5, "orange": 5})
+    seen = view(state, None)
+    centres = {s["index"]: (s["x"], s["y"]) for s in seen["track"]}
+    for d in seen["dragons"]:
+        assert math.dist((d["x"], d["y"]), centres[d["space"]]) + d["r"] <= SPACE_RADIUS
+    assert {s["index"]: s["dragons"] for s in seen["track"] if s["dragons"]} == {1: 8, 5: 2}
+
+
+def test_several_targets_on_one_space_share_it_side_by_side() -> None:
+    """Two cards whose dragons land on the same space get a ring each, apart."""
+    state = position(hands=["R1B2K3", "G2A1"], piles=["R2", "B2"], at={"red": 4, "blue": 3, **{"black": 9}})
+    targets = {t["move"]: t for t in view(state, 0)["targets"]}
+    red, blue = targets["play:red:1"], targets["play:blue:2"]
+    assert red["space"] == blue["space"] == 5
+    assert math.dist((red["x"], red["y"]), (blue["x"], blue["y"])) >= red["r"] + blue["r"]
+    assert targets["play:black:3"]["r"] > SPACE_RADIUS, "a lone ring covers its whole space"
+
+
+def test_cards_drawn_at_confirm_are_new_to_their_owner_only() -> None:
+    """Issue 13.5: the drawn cards are marked new in the owner's hand until the next play."""
+    state = position(hands=["R1K1A1", "G2A1"], piles=["R2", "B2"], at={**LOW, "red": 5})
+    after, _ = apply(state, 0, m("play:red:1"), rng())
+    done, events = apply(after, 0, CONFIRM, rng())
+    invariants(done)
+    drawn = sorted(tuple(c) for c in events[-1].data["cards"])
+    own = view(done, 0)["hand"]
+    assert sorted((c["dragon"], c["value"]) for c in own if c["new"]) == drawn
+    assert sum(c["new"] for c in own) == 4 and len(own) == 6
+    assert not any(c["new"] for c in view(done, 1)["hand"])
+    assert view(done, None)["hand"] is None
+    # The owner's next play clears the marks; the position string keeps them until then.
+    assert parse_position(format_position(done)) == done
+    again, _ = apply(done, 1, m("play:green:2"), rng())
+    again, _ = apply(again, 1, CONFIRM, rng())
+    assert sum(c["new"] for c in view(again, 0)["hand"]) == 4, "another seat's turn keeps them"
+    played, _ = apply(again, 0, m(f"play:{own[0]['dragon']}:{own[0]['value']}"), rng())
+    assert not any(c["new"] for c in view(played, 0)["hand"])
+    invariants(played)
+
+
+def test_positions_stored_before_new_cards_still_parse() -> None:
+    state = position(hands=["R1K1A1", "G2A1"], piles=["R2", "B2"])
+    text = format_position(state)
+    assert text.endswith(" n=-/-")
+    assert parse_position(text.removesuffix(" n=-/-")) == state
