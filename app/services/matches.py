@@ -1,4 +1,4 @@
-"""Playing a match: the per-seat view, decisions (submit, undo, confirm), replays and chat.
+"""Playing a match: the per-seat view, decisions (submit, undo, confirm) and chat.
 
 The move path is ONE transaction: read the match, let the engine decide, then
 ``UPDATE matches ... WHERE version = :seen`` (0 rows: someone was faster), append the
@@ -20,7 +20,6 @@ from app.db.models import LoggedMove, Match, MatchSeat, MatchStatus, Message, Mo
 from app.db.types import utcnow
 from app.engine.protocol import CONFIRM, Event, Game, IllegalMove, InvalidMove, Move, Seat, State
 from app.engine.registry import get_game
-from app.engine.replay import rebuild
 from app.engine.turn import Decision, Turn, current_state, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
 from app.services import _logcache, conclusions, live, notify
@@ -33,7 +32,6 @@ from app.services._rows import (
     load_match,
     load_seated_match,
     load_seats,
-    load_seats_named,
     seat_of,
     seat_outs,
     seated_match_query,
@@ -55,8 +53,6 @@ from app.services.schemas import (
     MessageOut,
     MoveResult,
     OutcomeOut,
-    ReplayView,
-    SeatOut,
 )
 
 MESSAGE_MAX = 500
@@ -90,14 +86,6 @@ async def get_match_page(
 
 
 @use_case
-async def get_seats(db: AsyncSession, *, match_id: int) -> list[SeatOut]:
-    """The match's seats with their occupants' names (what a replay page shows beside the board)."""
-    await load_match(db, match_id)
-    seats, names = await load_seats_named(db, match_id)
-    return seat_outs(seats, names)
-
-
-@use_case
 async def submit_move(
     db: AsyncSession,
     *,
@@ -126,40 +114,6 @@ async def confirm_turn(
 ) -> MoveResult:
     """Commit everything pending and end the turn (submits ``confirm``)."""
     return await _act(db, match_id, user_id, "confirm", str(CONFIRM), expected_version, request_id, locale)
-
-
-@use_case
-async def replay(
-    db: AsyncSession, *, match_id: int, viewer_id: int | None, step: int, locale: str
-) -> ReplayView:
-    """The match after ``step`` logged decisions (0 = the setup), as the viewer saw it then.
-
-    ``step`` is clamped to the logged range. Rebuilt from the seed and the move log.
-    """
-    match = await load_match(db, match_id)
-    if (
-        match.status not in (MatchStatus.ACTIVE, MatchStatus.FINISHED, MatchStatus.ABORTED)
-        or match.seed is None
-    ):
-        raise Conflict("this match has not started: there is nothing to replay")
-    seats = (await load_seats(db, [match_id]))[match_id]
-    viewer_seat = seat_of(seats, viewer_id)
-    game = get_game(match.game)
-    rows = await _log_rows(db, match_id)
-    step = max(0, min(step, len(rows)))
-    moves = [(row.seat, Move.parse(row.move)) for row in rows[:step]]
-    last = rebuild(game, match.players, match.options, match.seed, moves)
-    return ReplayView(
-        match_id=match.id,
-        game=match.game,
-        step=step,
-        steps=len(rows),
-        view=game.view(last.state, viewer_seat),
-        log=_committed_log(game, rows[:step], viewer_seat, locale),
-        seat=last.seat,
-        move=str(last.move) if last.move is not None else None,
-        viewer_seat=viewer_seat,
-    )
 
 
 @use_case
@@ -513,23 +467,6 @@ async def _view(
         can_confirm=str(CONFIRM) in legal,
         log=log,
     )
-
-
-async def _log_rows(db: AsyncSession, match_id: int) -> list[LoggedMove]:
-    """All logged decisions in order (the replay; views read the log through ``_logcache``)."""
-    query = select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq)
-    return list(await db.scalars(query))
-
-
-def _committed_log(
-    game: Game, rows: Sequence[LoggedMove], viewer: Seat | None, locale: str
-) -> list[LogEntry]:
-    return [
-        _entry(game, row.seq, row.seat, event, locale, pending=False)
-        for row in rows
-        for event in map(Event.from_json, row.events)
-        if event.is_visible_to(viewer)
-    ]
 
 
 def _pending_log(

@@ -14,7 +14,7 @@ from app.db.session import make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.engine.protocol import Move
 from app.engine.replay import rebuild
-from app.services import matches
+from app.services import matches, replays
 from app.services.errors import (
     Forbidden,
     IllegalMoveError,
@@ -337,12 +337,12 @@ async def test_replay_of_every_step_equals_the_snapshot(db: AsyncSession, make_u
     assert last.rng_counter == row.rng_counter
 
     for step in range(len(logged) + 1):
-        shown = await matches.replay(db, match_id=match_id, viewer_id=users[1].id, step=step, locale="en")
+        shown = await replays.replay(db, match_id=match_id, viewer_id=users[1].id, step=step, locale="en")
         assert shown.step == step and shown.steps == len(logged)
         assert shown.seat == (logged[step - 1].seat if step else None)
     assert shown.view == (await _view(db, match_id, users[1])).view
     assert (
-        await matches.replay(db, match_id=match_id, viewer_id=None, step=10_000, locale="en")
+        await replays.replay(db, match_id=match_id, viewer_id=None, step=10_000, locale="en")
     ).step == len(logged)
 
 
@@ -367,7 +367,7 @@ async def test_no_seed_or_hidden_data_reaches_another_seat(db: AsyncSession, mak
     for viewer, seat in [(alice, 0), (None, None)]:
         shown = [await _view(db, match_id, viewer)]
         shown += [
-            await matches.replay(
+            await replays.replay(
                 db, match_id=match_id, viewer_id=viewer.id if viewer else None, step=s, locale="en"
             )
             for s in range(4)

@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services import lobby
+from app.services import lobby, replays
 from app.services import matches as match_service
 from app.services.errors import StaleVersion
 from app.services.schemas import MatchSummary, MatchView, MessageOut, MoveResult, ReplayView
@@ -155,7 +155,7 @@ async def confirm(
 
 @router.get("/matches/{match_id}/replay/{step}", responses=errors(403, 404))
 async def replay(match_id: int, step: int, db: SessionDep, user: OptionalUser, locale: Locale) -> ReplayView:
-    return await match_service.replay(
+    return await replays.replay(
         db, match_id=match_id, viewer_id=user.id if user else None, step=step, locale=locale
     )
 

@@ -13,7 +13,7 @@ from starlette.responses import Response
 
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
-from app.services import conclusions, lobby
+from app.services import conclusions, lobby, replays
 from app.services import matches as match_service
 from app.services.errors import StaleVersion
 from app.services.schemas import LogEntry, MatchView, MoveResult, ReplayView, UserOut
@@ -173,9 +173,9 @@ async def replay_page(
 ) -> Response:
     # The service clamps the step to the logged range: no step means the end of the match.
     step = LAST_STEP if step is None else max(0, step)
-    rv = await match_service.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
+    rv = await replays.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
     # The seat names for the board and the panels (the replay view carries only the position).
-    seats = await match_service.get_seats(db, match_id=match_id)
+    seats = await replays.get_seats(db, match_id=match_id)
     board = replay_board_context(rv, locale)
     board["players"] = [{"seat": s.seat, "name": s.name or ""} for s in seats]
     log_html = log_items(rv.log, locale, {s.seat: s.name for s in seats if s.name})
