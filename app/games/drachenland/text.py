@@ -251,7 +251,9 @@ def describe(event: Event, locale: Locale) -> str:
         nxt = d["next"] + 1
         return f"Spieler {nxt} ist am Zug" if loc == "de" else f"Player {nxt} to play"
     if kind == "game_over":
-        scores = ", ".join(str(int(s)) for s in d["scores"])
+        # "Player N" so that the pages put the players' names in (they know seats, not users).
+        word = "Spieler" if loc == "de" else "Player"
+        scores = ", ".join(f"{word} {seat + 1}: {int(s)}" for seat, s in enumerate(d["scores"]))
         return f"Spielende – Punkte: {scores}" if loc == "de" else f"Game over – scores: {scores}"
     return kind
 
