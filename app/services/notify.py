@@ -80,6 +80,24 @@ async def record(
     return set(new)
 
 
+async def clear_turn(db: AsyncSession, user_id: int, match_id: int) -> None:
+    """The user has played in the match: its unread your-turn notifications are read (one UPDATE).
+
+    Inside the move path's transaction, before the next your-turn rows are recorded.
+    """
+    await db.execute(
+        update(Notification)
+        .where(
+            Notification.user_id == user_id,
+            Notification.match_id == match_id,
+            Notification.kind == YOUR_TURN,
+            Notification.read_at.is_(None),
+        )
+        .values(read_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+
+
 async def nudge(user_ids: Iterable[int]) -> None:
     """Tell the users' open pages (the badge) that something changed; after the commit."""
     for user_id in sorted(set(user_ids)):
