@@ -254,6 +254,7 @@ async def _act(
                 seat_row.score = match.result["scores"][seat_row.seat]
                 seat_row.rank = match.result["ranks"][seat_row.seat]
         await db.flush()
+        await notify.clear_turn(db, user_id, match_id)
         # Notifications, and for a finished match the ranks of resigned seats and the ratings.
         notified = await conclusions.after_commit(db, match, seats)
     else:
