@@ -26,7 +26,7 @@ from app.db.types import utcnow
 from app.engine.protocol import Event, Move, Seat
 from app.engine.registry import get_game
 from app.engine.turn import Decision, Turn, current_state, decide
-from app.services import live, lobby, notify, ratings
+from app.services import live, lobby, notify, ratings, results
 from app.services._db import use_case
 from app.services._rows import bump_version, load_match, load_seats, seat_of, user_names
 from app.services.errors import Conflict, Forbidden
@@ -168,7 +168,7 @@ async def play_for(
         values |= {
             "status": MatchStatus.FINISHED,
             "finished_at": now,
-            "result": {"scores": list(outcome.scores), "ranks": list(outcome.ranks)},
+            "result": results.stored(outcome),
             "to_act": [],
         }
     if not await bump_version(db, match, match.version, **values):
@@ -208,7 +208,7 @@ async def finish(
 ) -> bool:
     """End a running match with these ranks (scores 0: the rules did not end it); rated."""
     now = now or utcnow()
-    result = {"scores": [0.0] * len(ranks), "ranks": list(ranks)}
+    result = results.concluded(ranks, conclusion, control.resigned)
     if not await bump_version(
         db,
         match,
@@ -299,6 +299,7 @@ async def resign(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
         if not await bump_version(db, match, match.version, updated_at=utcnow()):
             await db.rollback()
             raise Conflict(_CHANGED)
+    await notify.clear_turn(db, user_id, match_id)
     users = await notify.record_turn(db, match, seats)
     await db.commit()
     await publish(match, seats, users)
@@ -457,7 +458,7 @@ async def _rank_resigned_last(
         ranks[s] = 1 + sum(1 for other in playing if old[other] < old[s])
     for place, s in enumerate(reversed(list(resigned)), start=len(playing) + 1):
         ranks[s] = place
-    result = {**match.result, "ranks": ranks}
+    result = {**match.result, "ranks": ranks, "resigned": list(resigned)}
     await db.execute(
         update(Match)
         .where(Match.id == match.id)

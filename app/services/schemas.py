@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 MatchStatusName = Literal["open", "active", "finished", "aborted", "cancelled"]
 
@@ -79,9 +79,24 @@ class LogEntry(_Out):
     kind: str = ""
 
 
+class TiebreakOut(_Out):
+    label: str
+    """A key of the game's ``ui_text`` (``GET /api/games`` has no texts: the pages name it)."""
+    values: list[int]
+
+
 class OutcomeOut(_Out):
     scores: list[float]
     ranks: list[int]
+    score_label: str = ""
+    """What the score counts, a ``ui_text`` key of the game (empty: points)."""
+    tiebreaks: list[TiebreakOut] = Field(default_factory=list)
+    tiebreak_decided: bool = False
+    """Equal scores were ranked apart by the tie-breaks."""
+    conclusion: str | None = None
+    """How it ended if not by the rules: ``resigned``, ``draw`` or ``vote`` (scores are then 0)."""
+    resigned: list[int] = Field(default_factory=list)
+    """The seats that resigned (they rank last)."""
 
 
 class MatchView(_Out):
