@@ -22,7 +22,7 @@ from app.engine.protocol import CONFIRM, Event, Game, IllegalMove, InvalidMove, 
 from app.engine.registry import get_game
 from app.engine.turn import Decision, Turn, current_state, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
-from app.services import _logcache, conclusions, live, notify
+from app.services import _logcache, conclusions, live, notify, results
 from app.services._db import use_case
 from app.services._rows import (
     MAX_ID,
@@ -52,7 +52,6 @@ from app.services.schemas import (
     MatchView,
     MessageOut,
     MoveResult,
-    OutcomeOut,
 )
 
 MESSAGE_MAX = 500
@@ -311,7 +310,7 @@ def _match_values(game: Game, match: Match, before: Turn, after: Turn) -> dict[s
             values |= {
                 "status": MatchStatus.FINISHED,
                 "finished_at": now,
-                "result": {"scores": list(outcome.scores), "ranks": list(outcome.ranks)},
+                "result": results.stored(outcome),
                 "to_act": [],
             }
     return values
@@ -425,7 +424,7 @@ async def _view(
         "viewer_seat": viewer_seat,
         "created_by": match.created_by,
         "waiting_since": match.turn_started_at if match.status == MatchStatus.ACTIVE else None,
-        "outcome": _outcome(match.result),
+        "outcome": results.outcome_out(match.result),
     }
     if match.state is None or match.seed is None:
         empty: dict[str, Any] = {
@@ -491,9 +490,3 @@ def _entry(game: Game, seq: int, seat: Seat, event: Event, locale: str, *, pendi
         pending=pending,
         kind=event.kind,
     )
-
-
-def _outcome(result: dict[str, Any] | None) -> OutcomeOut | None:
-    if not result or "scores" not in result:
-        return None
-    return OutcomeOut(scores=result["scores"], ranks=result["ranks"])
