@@ -19,6 +19,7 @@ from app.services.errors import StaleVersion
 from app.services.schemas import LogEntry, MatchView, MoveResult, ReplayView, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page
+from app.web.pages.results import match_result
 from app.web.templating import TEMPLATE_DIR
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -235,6 +236,7 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
         "replay": False,
         "t": ui_text(m.game, locale),
         "log_html": log_items(m.log, locale, {s.seat: s.name for s in m.seats if s.name}),
+        "result": match_result(m),
     }
 
 
