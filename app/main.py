@@ -8,6 +8,7 @@ again. Migrations are not run here (``drachenhort migrate`` / ``serve`` do).
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,7 +17,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 import app.games  # noqa: F401 - importing registers every game
-from app.config import Settings, get_settings
+from app.config import LOCAL_URL, Settings, get_settings
 from app.db.session import make_engine, make_sessionmaker
 from app.services import clocks
 from app.services.live import Broker
@@ -29,6 +30,7 @@ from app.web.templating import TEMPLATE_DIR
 
 STATIC_DIR = TEMPLATE_DIR.parent / "static"
 EXTRA_GAMES_ENV = "DRACHENHORT_EXTRA_GAMES"
+log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -42,6 +44,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
         app.state.broker = await Broker.start(settings)
+        if settings.smtp_enabled and not settings.base_url:
+            log.warning("mail is on but DRACHENHORT_BASE_URL is not set: mail links point to %s", LOCAL_URL)
         try:
             async with clocks.running(app.state.sessionmaker, settings):
                 yield

@@ -31,8 +31,12 @@ def free_port() -> int:
 class Server:
     """One uvicorn process; ``start``/``stop``/``restart``, or use it as a context manager."""
 
-    def __init__(self, database_url: str, data_dir: Path, *, port: int | None = None) -> None:
+    def __init__(
+        self, database_url: str, data_dir: Path, *, port: int | None = None, set_base_url: bool = True
+    ) -> None:
         self.database_url = database_url
+        self.set_base_url = set_base_url
+        """False: no ``DRACHENHORT_BASE_URL``, as ``make run`` starts it."""
         self.data_dir = data_dir
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -55,6 +59,8 @@ class Server:
             "DRACHENHORT_EXTRA_GAMES": "tests.support.toygame_register",
         }
         env.pop("DATABASE_URL", None)
+        if not self.set_base_url:
+            env.pop("DRACHENHORT_BASE_URL")
         command = [
             sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
             "--host", "127.0.0.1", "--port", str(self.port),

@@ -54,6 +54,12 @@ def redirect(url: str, request: Request) -> Response:
     return Response(status_code=303, headers={"Location": url})
 
 
+def public_url(request: Request, base_url: str) -> str:
+    """The site's address for links a user passes on: ``base_url`` if set, else the one
+    this request came to (behind a proxy, its Host and X-Forwarded-Proto)."""
+    return base_url or str(request.base_url).rstrip("/")
+
+
 def safe_next(target: str | None) -> str:
     """Only local paths, so a login link cannot send the user to another site."""
     if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:

@@ -11,6 +11,7 @@ from markupsafe import Markup, escape
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.responses import Response
 
+from app.config import Settings
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
 from app.services import conclusions, lobby, replays
@@ -18,7 +19,7 @@ from app.services import matches as match_service
 from app.services.errors import StaleVersion
 from app.services.schemas import LogEntry, MatchView, MoveResult, ReplayView, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
-from app.web.pages.common import page
+from app.web.pages.common import page, public_url
 from app.web.pages.results import match_result
 from app.web.templating import TEMPLATE_DIR
 
@@ -46,7 +47,7 @@ async def match_page(
         game_js=_static_if_present(m.game, "board.js"),
         chat=chat,
         clock=clock,
-        **{**area_context(m, locale), "invite_url": await _invite_url(db, settings.base_url, m, user)},
+        **{**area_context(m, locale), "invite_url": await _invite_url(db, request, settings, m, user)},
     )
 
 
@@ -55,7 +56,7 @@ async def match_area(
     request: Request, db: SessionDep, settings: SettingsDep, user: OptionalUser, locale: Locale, match_id: int
 ) -> Response:
     m = await match_service.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale)
-    return area(request, m, locale, user, invite_url=await _invite_url(db, settings.base_url, m, user))
+    return area(request, m, locale, user, invite_url=await _invite_url(db, request, settings, m, user))
 
 
 @router.post("/matches/{match_id}/moves")
@@ -301,12 +302,15 @@ def ui_text(slug: str, locale: str) -> Any:
     return t
 
 
-async def _invite_url(db: SessionDep, base_url: str, m: MatchView, user: UserOut | None) -> str | None:
+async def _invite_url(
+    db: SessionDep, request: Request, settings: Settings, m: MatchView, user: UserOut | None
+) -> str | None:
     """The invitation link, for members of a match that still has open seats."""
     if m.status != "open" or user is None:
         return None
     summary = await lobby.get_summary(db, match_id=m.id, viewer_id=user.id)
-    return f"{base_url}/invite/{summary.invite_token}" if summary.invite_token else None
+    site = public_url(request, settings.base_url)
+    return f"{site}/invite/{summary.invite_token}" if summary.invite_token else None
 
 
 def _result_area(request: Request, result: MoveResult, locale: str, user: UserOut) -> Response:
