@@ -28,7 +28,7 @@ from app.engine.registry import get_game
 from app.engine.turn import Decision, Turn, current_state, decide
 from app.services import live, lobby, notify, ratings, results
 from app.services._db import use_case
-from app.services._rows import bump_version, load_match, load_seats, seat_of, user_names
+from app.services._rows import bump_version, load_match, load_seats, seat_of, summary, user_names
 from app.services.errors import Conflict, Forbidden
 from app.services.play_schemas import ClockOut
 from app.services.schemas import MatchSummary
@@ -266,6 +266,16 @@ async def publish(match: Match, seats: Sequence[MatchSeat], users: set[int] | No
 
 
 # --- resign, draw, vote -----------------------------------------------------------------
+
+
+@use_case
+async def check_resign(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSummary:
+    """The match the user may resign from (what ``resign`` would refuse, raised the same way)."""
+    match, seats, seat = await _running_seat(db, match_id, user_id)
+    control = await db.get(MatchControl, match_id, populate_existing=True)
+    if control is not None and seat in control.resigned:
+        raise Conflict("you have resigned already")
+    return summary(match, seats, await user_names(db, seats), user_id)
 
 
 @use_case

@@ -1,4 +1,5 @@
-// Small page helpers: submit a select on change, replay keyboard navigation.
+// Small page helpers: submit a select on change, confirmation dialogs, copying invite links,
+// replay keyboard navigation.
 (function () {
   "use strict";
 
@@ -17,6 +18,77 @@
     var form = event.target;
     if (form instanceof HTMLFormElement && form.classList.contains("chat-form") && event.detail.successful) {
       form.reset();
+    }
+  });
+
+  // Resign, leave, cancel, abort: the link leads to a page that asks first; with scripts the
+  // same question (the page's partial) opens in a dialog over the page instead.
+  var dialog = document.getElementById("confirm-dialog");
+  document.addEventListener("click", function (event) {
+    var link = event.target instanceof Element ? event.target.closest("a[data-confirm]") : null;
+    if (!link || !dialog || typeof dialog.showModal !== "function") {
+      return;
+    }
+    event.preventDefault();
+    fetch(link.getAttribute("href"), { credentials: "same-origin", headers: { "HX-Request": "true" } })
+      .then(function (response) {
+        return response.text().then(function (html) {
+          if (!response.ok) {
+            var flash = document.getElementById("flash");
+            if (flash) {
+              flash.innerHTML = html;
+            }
+            return;
+          }
+          dialog.innerHTML = html;
+          dialog.showModal();
+          var go = dialog.querySelector("[data-close-dialog]");
+          if (go) {
+            go.focus();  // the safe choice has the focus: Enter does not end the match
+          }
+        });
+      })
+      .catch(function () {
+        window.location.assign(link.getAttribute("href"));
+      });
+  });
+  document.addEventListener("click", function (event) {
+    var back = event.target instanceof Element ? event.target.closest("[data-close-dialog]") : null;
+    if (back && dialog && dialog.open && dialog.contains(back)) {
+      event.preventDefault();
+      dialog.close();
+    }
+  });
+
+  // Invite links: the copy button copies, the field selects itself when focused.
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+    var field = button ? document.querySelector(button.getAttribute("data-copy")) : null;
+    if (!field) {
+      return;
+    }
+    var status = document.getElementById("copy-status");
+    function done() {
+      if (status) {
+        status.textContent = button.getAttribute("data-copied") || "";
+      }
+    }
+    field.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, function () {
+        document.execCommand("copy");
+        done();
+      });
+    } else {
+      // Plain http on another machine is not a secure context: the older command still works.
+      document.execCommand("copy");
+      done();
+    }
+  });
+  document.addEventListener("focusin", function (event) {
+    var field = event.target;
+    if (field instanceof HTMLInputElement && field.hasAttribute("data-select-on-focus")) {
+      field.select();
     }
   });
 
