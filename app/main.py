@@ -23,7 +23,7 @@ from app.services import clocks
 from app.services.live import Broker
 from app.web import errors
 from app.web.api import router as api_router
-from app.web.pages import accounts, community, hosting, lobby, match_end, matches
+from app.web.pages import accounts, community, hosting, lobby, match_end, matches, replays
 from app.web.security import SecurityMiddleware
 from app.web.sse import router as sse_router
 from app.web.templating import TEMPLATE_DIR
@@ -79,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts.router,
         lobby.router,
         matches.router,
+        replays.router,
         match_end.router,
         community.router,
         hosting.router,

@@ -127,14 +127,21 @@ class MoveResult(_Out):
 class ReplayView(_Out):
     match_id: int
     game: str
+    status: MatchStatusName
     step: int
+    """Steps are decisions a player counts: a confirm belongs to the decision it ends."""
     steps: int
     view: dict[str, Any]
     log: list[LogEntry]
+    """Every line the viewer saw up to this step."""
+    step_log: list[LogEntry]
+    """The lines of this step's decisions (what it reads as in the log)."""
     seat: int | None
-    """The seat that took the decision leading to this step (None at the setup)."""
+    """The seat that took this step's decision (None at the setup)."""
     move: str | None
+    """This step's decision in move notation (its confirm, if any, is part of the step)."""
     viewer_seat: int | None
+    seats: list[SeatOut]
 
 
 class MessageOut(_Out):

@@ -1,5 +1,4 @@
-// Small page helpers: submit a select on change, confirmation dialogs, copying invite links,
-// replay keyboard navigation.
+// Small page helpers: submit a select on change, confirmation dialogs, copying invite links.
 (function () {
   "use strict";
 
@@ -89,28 +88,6 @@
     var field = event.target;
     if (field instanceof HTMLInputElement && field.hasAttribute("data-select-on-focus")) {
       field.select();
-    }
-  });
-
-  // Replay: arrow keys step, Home/End jump (unless typing in a field).
-  document.addEventListener("keydown", function (event) {
-    var nav = document.querySelector("[data-replay-nav]");
-    if (!nav || event.altKey || event.ctrlKey || event.metaKey) {
-      return;
-    }
-    var tag = event.target instanceof Element ? event.target.tagName : "";
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
-      return;
-    }
-    var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-    var which = keys[event.key];
-    if (!which) {
-      return;
-    }
-    var link = nav.querySelector('[data-replay="' + which + '"]');
-    if (link && link.getAttribute("href")) {
-      event.preventDefault();
-      window.location.assign(link.getAttribute("href"));
     }
   });
 })();

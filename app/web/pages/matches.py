@@ -1,4 +1,4 @@
-"""The match page, its htmx area, moves, undo/confirm, chat and the replay page."""
+"""The match page, its htmx area, moves, undo/confirm and chat."""
 
 from __future__ import annotations
 
@@ -14,10 +14,10 @@ from starlette.responses import Response
 from app.config import Settings
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
-from app.services import conclusions, lobby, replays
+from app.services import conclusions, lobby
 from app.services import matches as match_service
 from app.services.errors import StaleVersion
-from app.services.schemas import LogEntry, MatchView, MoveResult, ReplayView, UserOut
+from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page, public_url
 from app.web.pages.results import match_result
@@ -28,7 +28,6 @@ router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 STATIC_DIR = TEMPLATE_DIR.parent / "static"
 RequestId = Annotated[str, Form(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
 Version = Annotated[int, Form(ge=0)]
-LAST_STEP = 1 << 30
 
 
 @router.get("/matches/{match_id}")
@@ -42,9 +41,9 @@ async def match_page(
         "match/page.html",
         locale=locale,
         user=user,
-        game_title=_title(m.game, locale),
-        game_css=_static_if_present(m.game, "board.css"),
-        game_js=_static_if_present(m.game, "board.js"),
+        game_title=game_title_in(m.game, locale),
+        game_css=static_if_present(m.game, "board.css"),
+        game_js=static_if_present(m.game, "board.js"),
         chat=chat,
         clock=clock,
         **{**area_context(m, locale), "invite_url": await _invite_url(db, request, settings, m, user)},
@@ -164,38 +163,6 @@ async def post_chat(
     return page(request, "match/_chat.html", locale=locale, user=user, chat=messages)
 
 
-@router.get("/matches/{match_id}/replay")
-async def replay_page(
-    request: Request,
-    db: SessionDep,
-    user: OptionalUser,
-    locale: Locale,
-    match_id: int,
-    step: int | None = None,
-) -> Response:
-    # The service clamps the step to the logged range: no step means the end of the match.
-    step = LAST_STEP if step is None else max(0, step)
-    rv = await replays.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
-    # The seat names for the board and the panels (the replay view carries only the position).
-    seats = await replays.get_seats(db, match_id=match_id)
-    board = replay_board_context(rv, locale)
-    board["players"] = [{"seat": s.seat, "name": s.name or ""} for s in seats]
-    log_html = log_items(rv.log, locale, {s.seat: s.name for s in seats if s.name})
-    return page(
-        request,
-        "match/replay.html",
-        locale=locale,
-        user=user,
-        rv=rv,
-        game_title=_title(rv.game, locale),
-        game_css=_static_if_present(rv.game, "board.css"),
-        game_js=_static_if_present(rv.game, "board.js"),
-        seats=seats,
-        log_html=log_html,
-        **board,
-    )
-
-
 def area(
     request: Request,
     m: MatchView,
@@ -229,7 +196,7 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
         "m": m,
         "message": None,
         "invite_url": None,
-        "board_template": _board_template(m.game),
+        "board_template": board_template(m.game),
         "view": m.view,
         "seat": m.viewer_seat,
         "legal": m.legal,
@@ -278,18 +245,6 @@ def log_items(log: list[LogEntry], locale: str, names: Mapping[int, str] | None 
     )
 
 
-def replay_board_context(rv: ReplayView, locale: str) -> dict[str, Any]:
-    return {
-        "board_template": _board_template(rv.game),
-        "view": rv.view,
-        "seat": rv.viewer_seat,
-        "legal": [],
-        "players": [],
-        "replay": True,
-        "t": ui_text(rv.game, locale),
-    }
-
-
 def ui_text(slug: str, locale: str) -> Any:
     try:
         texts = get_game(slug).ui_text
@@ -317,16 +272,16 @@ def _result_area(request: Request, result: MoveResult, locale: str, user: UserOu
     return area(request, result.match, locale, user)
 
 
-def _board_template(slug: str) -> str | None:
+def board_template(slug: str) -> str | None:
     name = f"games/{slug}/board.html"
     return name if (TEMPLATE_DIR / name).is_file() else None
 
 
-def _static_if_present(slug: str, filename: str) -> str | None:
+def static_if_present(slug: str, filename: str) -> str | None:
     return f"/static/games/{slug}/{filename}" if (STATIC_DIR / "games" / slug / filename).is_file() else None
 
 
-def _title(slug: str, locale: str) -> str:
+def game_title_in(slug: str, locale: str) -> str:
     try:
         title = get_game(slug).info.title
     except UnknownGame:
