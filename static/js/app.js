@@ -12,6 +12,22 @@
     }
   });
 
+  // The header's menu closes on a click elsewhere and on Escape (a <details> alone stays open).
+  document.addEventListener("click", function (event) {
+    document.querySelectorAll("details.menu[open]").forEach(function (menu) {
+      if (!(event.target instanceof Node) || !menu.contains(event.target)) {
+        menu.removeAttribute("open");
+      }
+    });
+  });
+  document.addEventListener("keydown", function (event) {
+    var menu = document.querySelector("details.menu[open]");
+    if (event.key === "Escape" && menu) {
+      menu.removeAttribute("open");
+      menu.querySelector("summary").focus();
+    }
+  });
+
   // A sent chat message clears its input.
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target;

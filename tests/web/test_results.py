@@ -55,8 +55,14 @@ async def test_felsental_shows_legs_won_and_wounds_inflicted_with_names(
     async with httpx.AsyncClient(base_url=server.base_url) as spectator:
         english = (await spectator.get(f"/matches/{match_id}", headers={"Accept-Language": "en"})).text
         german = (await spectator.get(f"/matches/{match_id}", headers={"Accept-Language": "de"})).text
-    assert '<th scope="col">Legs won</th><th scope="col">Wounds inflicted</th>' in english
-    assert '<th scope="col">Gewonnene Etappen</th><th scope="col">Zugefügte Wunden</th>' in german
+    assert (
+        '<th scope="col" class="num">Legs won</th><th scope="col" class="num">Wounds inflicted</th>'
+        in english
+    )
+    assert (
+        '<th scope="col" class="num">Gewonnene Etappen</th><th scope="col" class="num">Zugefügte Wunden</th>'
+        in german
+    )
     for seat, user in enumerate([alice, bob]):
         legs, wounds = int(outcome.scores[seat]), outcome.tiebreaks[0].values[seat]
         assert _cells(english, seat) == [f"{outcome.ranks[seat]}.", user.name, str(legs), str(wounds)]

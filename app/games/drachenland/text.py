@@ -252,9 +252,12 @@ def describe(event: Event, locale: Locale) -> str:
         return f"Spieler {nxt} ist am Zug" if loc == "de" else f"Player {nxt} to play"
     if kind == "game_over":
         # "Player N" so that the pages put the players' names in (they know seats, not users).
-        word = "Spieler" if loc == "de" else "Player"
-        scores = ", ".join(f"{word} {seat + 1}: {int(s)}" for seat, s in enumerate(d["scores"]))
-        return f"Spielende – Punkte: {scores}" if loc == "de" else f"Game over – scores: {scores}"
+        word, points, point = ("Spieler", "Punkte", "Punkt") if loc == "de" else ("Player", "points", "point")
+        scores = ", ".join(
+            f"{word} {seat + 1}: {int(s)} {point if int(s) == 1 else points}"
+            for seat, s in enumerate(d["scores"])
+        )
+        return f"Spielende – {scores}" if loc == "de" else f"Game over – {scores}"
     return kind
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.numbers import format_decimal
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
@@ -44,7 +45,7 @@ async def replay_page(
         game_title=game_title_in(rv.game, locale),
         game_css=static_if_present(rv.game, "board.css"),
         game_js=static_if_present(rv.game, "board.js"),
-        speeds=SPEEDS,
+        speeds=[(s, format_decimal(s, locale=locale)) for s in SPEEDS],
         **frame_context(rv, locale),
     )
 
@@ -76,7 +77,8 @@ def frame_context(rv: ReplayView, locale: str) -> dict[str, Any]:
         "replay": True,
         "t": ui_text(rv.game, locale),
         "actor": names.get(rv.seat) if rv.seat is not None else None,
-        "step_html": log_items(rv.step_log, locale, names) if rv.step_log else None,
+        # In the order they happened (log_items lays lines out newest first).
+        "step_html": log_items(rv.step_log[::-1], locale, names) if rv.step_log else None,
         "log_html": log_items(rv.log, locale, names),
     }
 
