@@ -32,6 +32,7 @@ from app.db.session import make_engine
 from app.engine.protocol import Event, Game, Move
 from app.engine.registry import get_game
 from app.engine.replay import replay
+from app.services.replays import step_ends
 from tests.reliability.hidden import scramble
 from tests.reliability.support import Actor, StoredMatch, read_match, request_id, start_match, write_state
 from tests.support.server import Server
@@ -170,8 +171,11 @@ class Sweep:
     async def check_replay_step(
         self, match: StoredMatch, viewers: list[tuple[int | None, Actor]], rng: random.Random
     ) -> None:
-        step = rng.randint(0, len(match.log))
-        moves = [(row.seat, Move.parse(row.move)) for row in match.log[:step]]
+        # Replay steps are decisions a player counts (a confirm belongs to the one it ends).
+        ends = step_ends([(row.seat, row.move) for row in match.log])
+        step = rng.randint(0, len(ends))
+        upto = ends[step - 1] if step else 0
+        moves = [(row.seat, Move.parse(row.move)) for row in match.log[:upto]]
         replayed = list(replay(self.game, match.players, match.options, match.seed, moves))[-1]
         secrets = _secrets(match)
         for seat, actor in viewers:
@@ -182,7 +186,7 @@ class Sweep:
             assert body["step"] == step and body["view"] == _json(view), f"replay {step} for seat {seat}"
             assert body["view"] == _json(self.game.view(scramble(self.game.slug, replayed.state, seat), seat))
             visible = [
-                e for row in match.log[:step] for e in row.events if Event.from_json(e).is_visible_to(seat)
+                e for row in match.log[:upto] for e in row.events if Event.from_json(e).is_visible_to(seat)
             ]
             assert [e["kind"] for e in body["log"]] == [e["kind"] for e in visible]
             _assert_no_secret(response.text, secrets, f"replay step {step} for seat {seat}")
