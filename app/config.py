@@ -13,6 +13,8 @@ from pathlib import Path
 from pydantic import AliasChoices, Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+LOCAL_URL = "http://127.0.0.1:8000"
+"""What ``make run`` serves by default."""
 DATABASE_FILE = "drachenhort.db"
 """The embedded SQLite database's file name inside ``data_dir`` (the default database)."""
 
@@ -32,7 +34,9 @@ class Settings(BaseSettings):
     open for a burst."""
     move_pool_size: int = Field(default=10, ge=1, le=200)
     """The move path's own connections per process (PostgreSQL)."""
-    base_url: str = "http://127.0.0.1:8000"
+    base_url: str = ""
+    """The public address (``https://games.example.org``). Empty: pages link to the address they
+    are served on; mail, which has no request to follow, then links to ``LOCAL_URL``."""
     smtp_host: str | None = None
     smtp_port: int = 587
     smtp_user: str | None = None
@@ -71,6 +75,11 @@ class Settings(BaseSettings):
     @property
     def is_postgres(self) -> bool:
         return is_postgres_url(self.database_url)
+
+    @property
+    def mail_base_url(self) -> str:
+        """Where links in mails point (set ``DRACHENHORT_BASE_URL`` when mail is on)."""
+        return self.base_url or LOCAL_URL
 
     @property
     def smtp_enabled(self) -> bool:

@@ -8,6 +8,7 @@ again. Migrations are not run here (``drachenhort migrate`` / ``serve`` do).
 from __future__ import annotations
 
 import importlib
+import logging
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,20 +17,21 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 import app.games  # noqa: F401 - importing registers every game
-from app.config import Settings, get_settings
+from app.config import LOCAL_URL, Settings, get_settings
 from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.store import store_for
 from app.services import clocks, sessions
 from app.services.live import Broker
 from app.web import errors
 from app.web.api import router as api_router
-from app.web.pages import accounts, community, hosting, lobby, match_end, matches
+from app.web.pages import accounts, community, hosting, lobby, match_end, matches, replays
 from app.web.security import SecurityMiddleware
 from app.web.sse import router as sse_router
 from app.web.templating import TEMPLATE_DIR
 
 STATIC_DIR = TEMPLATE_DIR.parent / "static"
 EXTRA_GAMES_ENV = "DRACHENHORT_EXTRA_GAMES"
+log = logging.getLogger(__name__)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -45,6 +47,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store_for(engine, pool_size=settings.move_pool_size)
         app.state.broker = await Broker.start(settings)
         sessions.listen(app.state.broker)
+        if settings.smtp_enabled and not settings.base_url:
+            log.warning("mail is on but DRACHENHORT_BASE_URL is not set: mail links point to %s", LOCAL_URL)
         try:
             async with clocks.running(app.state.sessionmaker, settings):
                 yield
@@ -78,6 +82,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         accounts.router,
         lobby.router,
         matches.router,
+        replays.router,
         match_end.router,
         community.router,
         hosting.router,

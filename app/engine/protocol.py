@@ -100,12 +100,29 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
+class Tiebreak:
+    """A per-seat figure that orders seats with equal scores (Felsental: wounds inflicted).
+
+    ``label`` is a key of the game's ``ui_text``, so the result table can name it.
+    """
+
+    label: str
+    values: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of a game: a score and a rank (1 = first; ties share a rank) per seat."""
+    """The end of a game: a score and a rank (1 = first; ties share a rank) per seat.
+
+    ``score_label`` (a ``ui_text`` key, empty for points) says what the score counts;
+    ``tiebreaks`` are the figures the ranks of equal scores were decided by, in order.
+    """
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     summary: Mapping[str, Any] = field(default_factory=dict)
+    score_label: str = ""
+    tiebreaks: tuple[Tiebreak, ...] = ()
 
     @classmethod
     def from_scores(cls, scores: Sequence[float], summary: Mapping[str, Any] | None = None) -> Outcome:

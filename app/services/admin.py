@@ -16,15 +16,15 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.config import Settings
 from app.db.async_play import PasswordReset, UserSettings
-from app.db.models import Match, MatchStatus, User, UserSession
+from app.db.models import Match, MatchSeat, MatchStatus, User, UserSession
 from app.db.types import utcnow
 from app.services import accounts, conclusions, mail, names, sessions
 from app.services._db import use_case
-from app.services._rows import load_match, load_seats
+from app.services._rows import load_match, load_seats, summary, user_names
 from app.services.clocks import VACATION_DAYS_PER_YEAR, vacation_left
 from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.play_schemas import AdminUserOut, SettingsOut
-from app.services.schemas import UserOut
+from app.services.schemas import MatchSummary, UserOut
 
 RESET_LIFETIME = timedelta(hours=1)
 RESETS_PER_LIFETIME = 3
@@ -66,13 +66,16 @@ async def list_users(db: AsyncSession, *, admin_id: int) -> list[AdminUserOut]:
 
 
 @use_case
+async def check_abort(db: AsyncSession, *, admin_id: int, match_id: int) -> MatchSummary:
+    """The match an administrator may abort (what ``abort_match`` would refuse, raised the same way)."""
+    match, seats = await _abortable(db, admin_id, match_id)
+    return summary(match, seats, await user_names(db, seats), admin_id)
+
+
+@use_case
 async def abort_match(db: AsyncSession, *, admin_id: int, match_id: int) -> None:
     """Call off a running or open match (unrated, no result)."""
-    await _require_admin(db, admin_id)
-    match = await load_match(db, match_id)
-    if match.status not in (MatchStatus.OPEN, MatchStatus.ACTIVE):
-        raise Conflict("only an open or running match can be aborted")
-    seats = (await load_seats(db, [match_id]))[match_id]
+    match, seats = await _abortable(db, admin_id, match_id)
     control = await conclusions.control_of(db, match_id)
     if not await conclusions.abort(db, match, seats, control, conclusion="aborted"):
         await db.rollback()
@@ -162,7 +165,7 @@ async def request_password_reset(db: AsyncSession, settings: Settings, *, name: 
         )
     )
     await db.commit()
-    link = f"{settings.base_url}/password/reset/{token}"
+    link = f"{settings.mail_base_url}/password/reset/{token}"
     body = (
         f"Hello {user.name},\n\nto choose a new password, open this link within an hour:\n{link}\n\n"
         "If you did not ask for this, ignore this mail.\n"
@@ -221,6 +224,14 @@ async def update_settings(
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+
+async def _abortable(db: AsyncSession, admin_id: int, match_id: int) -> tuple[Match, list[MatchSeat]]:
+    await _require_admin(db, admin_id)
+    match = await load_match(db, match_id)
+    if match.status not in (MatchStatus.OPEN, MatchStatus.ACTIVE):
+        raise Conflict("only an open or running match can be aborted")
+    return match, (await load_seats(db, [match_id]))[match_id]
 
 
 async def _require_admin(db: AsyncSession, user_id: int) -> None:

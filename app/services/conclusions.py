@@ -26,9 +26,9 @@ from app.db.types import utcnow
 from app.engine.protocol import Event, Move, Seat
 from app.engine.registry import get_game
 from app.engine.turn import Decision, Turn, current_state, decide
-from app.services import live, lobby, notify, ratings
+from app.services import live, lobby, notify, ratings, results
 from app.services._db import use_case
-from app.services._rows import bump_version, load_match, load_seats, seat_of, user_names
+from app.services._rows import bump_version, load_match, load_seats, seat_of, summary, user_names
 from app.services.errors import Conflict, Forbidden
 from app.services.play.standings import resigned_last
 from app.services.play_schemas import ClockOut
@@ -169,7 +169,7 @@ async def play_for(
         values |= {
             "status": MatchStatus.FINISHED,
             "finished_at": now,
-            "result": {"scores": list(outcome.scores), "ranks": list(outcome.ranks)},
+            "result": results.stored(outcome),
             "to_act": [],
         }
     if not await bump_version(db, match, match.version, **values):
@@ -209,7 +209,7 @@ async def finish(
 ) -> bool:
     """End a running match with these ranks (scores 0: the rules did not end it); rated."""
     now = now or utcnow()
-    result = {"scores": [0.0] * len(ranks), "ranks": list(ranks)}
+    result = results.concluded(ranks, conclusion, control.resigned)
     if not await bump_version(
         db,
         match,
@@ -271,6 +271,16 @@ async def publish(match: Match, seats: Sequence[MatchSeat], users: set[int] | No
 
 
 @use_case
+async def check_resign(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSummary:
+    """The match the user may resign from (what ``resign`` would refuse, raised the same way)."""
+    match, seats, seat = await _running_seat(db, match_id, user_id)
+    control = await db.get(MatchControl, match_id, populate_existing=True)
+    if control is not None and seat in control.resigned:
+        raise Conflict("you have resigned already")
+    return summary(match, seats, await user_names(db, seats), user_id)
+
+
+@use_case
 async def resign(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
     """Concede. With one opponent left the match ends (you last); otherwise the server plays
     your remaining turns with the game's ``timeout_move`` and you rank last."""
@@ -301,6 +311,7 @@ async def resign(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
         if not await bump_version(db, match, match.version, updated_at=utcnow()):
             await db.rollback()
             raise Conflict(_CHANGED)
+    await notify.clear_turn(db, user_id, match_id)
     users = await notify.record_turn(db, match, seats)
     await db.commit()
     await publish(match, seats, users)
@@ -453,7 +464,7 @@ async def _rank_resigned_last(
     """Move resigned seats behind everybody else (later resignations rank better)."""
     assert match.result is not None
     ranks = resigned_last([int(r) for r in match.result["ranks"]], resigned)
-    result = {**match.result, "ranks": ranks}
+    result = {**match.result, "ranks": ranks, "resigned": list(resigned)}
     await db.execute(
         update(Match)
         .where(Match.id == match.id)

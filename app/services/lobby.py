@@ -6,9 +6,10 @@ import secrets
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from sqlalchemy import or_, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.async_play import UserSettings
 from app.db.models import Match, MatchSeat, MatchStatus, User
 from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
@@ -152,16 +153,16 @@ async def join_match(
 
 
 @use_case
+async def check_leave(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSummary:
+    """The table the user may leave (what ``leave_match`` would refuse, raised the same way)."""
+    match, seats = await _leavable(db, match_id, user_id)
+    return summary(match, seats, await user_names(db, seats), user_id)
+
+
+@use_case
 async def leave_match(db: AsyncSession, *, match_id: int, user_id: int) -> None:
     """Give up your seat (or decline an invitation) before the match starts."""
-    match = await load_match(db, match_id)
-    if match.status != MatchStatus.OPEN:
-        raise Conflict("a match that has started cannot be left")
-    seats = (await load_seats(db, [match_id]))[match_id]
-    if not is_member(seats, user_id):
-        raise Conflict("you do not sit at this table")
-    if match.created_by == user_id:
-        raise Conflict("the creator cannot leave: cancel the match instead")
+    match, seats = await _leavable(db, match_id, user_id)
     if not await bump_version(db, match, match.version, updated_at=utcnow()):
         await db.rollback()
         raise Conflict(_CHANGED)
@@ -173,19 +174,87 @@ async def leave_match(db: AsyncSession, *, match_id: int, user_id: int) -> None:
 
 
 @use_case
+async def check_cancel(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSummary:
+    """The table the user may cancel (what ``cancel_match`` would refuse, raised the same way)."""
+    match, seats = await _cancellable(db, match_id, user_id)
+    return summary(match, seats, await user_names(db, seats), user_id)
+
+
+@use_case
 async def cancel_match(db: AsyncSession, *, match_id: int, user_id: int) -> None:
     """Call a match off before it starts (its creator only)."""
-    match = await load_match(db, match_id)
-    if match.created_by != user_id:
-        raise Forbidden("only the creator can cancel this match")
-    if match.status != MatchStatus.OPEN:
-        raise Conflict("a match that has started cannot be cancelled")
-    seats = (await load_seats(db, [match_id]))[match_id]
+    match, seats = await _cancellable(db, match_id, user_id)
     if not await bump_version(db, match, match.version, status=MatchStatus.CANCELLED, updated_at=utcnow()):
         await db.rollback()
         raise Conflict(_CHANGED)
     await db.commit()
     await _nudge_members(match, seats)
+
+
+@use_case
+async def invite_player(db: AsyncSession, *, match_id: int, user_id: int, name: str) -> MatchSummary:
+    """Reserve a free seat of an open table for the player called ``name`` (its creator only)."""
+    match = await load_match(db, match_id)
+    if match.created_by != user_id:
+        raise Forbidden("only the creator can invite to this table")
+    if match.status != MatchStatus.OPEN:
+        raise Conflict("this match is not open for players any more")
+    seats = (await load_seats(db, [match_id]))[match_id]
+    free = [s for s in seats if s.user_id is None and s.reserved_for is None]
+    [invited] = await _invited_users(db, [name], creator_id=user_id, free_seats=len(free))
+    if is_member(seats, invited.id):
+        raise Conflict(f"{invited.name} sits at this table already")
+    if not await bump_version(db, match, match.version, updated_at=utcnow()):
+        await db.rollback()
+        raise Conflict(_CHANGED)
+    free[0].reserved_for = invited.id
+    now = utcnow()
+    await notify.record(db, [invited.id], match.id, notify.INVITED, now)
+    await db.commit()
+    await _nudge_members(match, seats)
+    return summary(match, seats, await user_names(db, seats), user_id)
+
+
+@use_case
+async def invite_suggestions(
+    db: AsyncSession, *, user_id: int, prefix: str = "", limit: int = 10
+) -> list[str]:
+    """Names to invite: people the user has played with first (most shared matches), then the
+    others whose name starts with ``prefix``; never the user, never a disabled account."""
+    key = prefix.strip().casefold()
+    if has_control_characters(key) or len(key) > 40:
+        return []
+    mine = select(MatchSeat.match_id).where(MatchSeat.user_id == user_id)
+    shared = func.count(MatchSeat.match_id)
+    disabled = select(UserSettings.user_id).where(UserSettings.disabled.is_(True))
+    partners = (
+        select(User.name)
+        .join(MatchSeat, MatchSeat.user_id == User.id)
+        .where(
+            MatchSeat.match_id.in_(mine),
+            User.id != user_id,
+            User.id.not_in(disabled),
+            User.name_key.startswith(key, autoescape=True),
+        )
+        .group_by(User.id, User.name)
+        .order_by(shared.desc(), User.name_key)
+        .limit(limit)
+    )
+    names = list(await db.scalars(partners))
+    if len(names) < limit:
+        others = (
+            select(User.name)
+            .where(
+                User.id != user_id,
+                User.id.not_in(disabled),
+                User.name.not_in(names),
+                User.name_key.startswith(key, autoescape=True),
+            )
+            .order_by(User.name_key)
+            .limit(limit - len(names))
+        )
+        names += list(await db.scalars(others))
+    return names
 
 
 @use_case
@@ -275,6 +344,27 @@ async def my_matches(
         "waiting": waiting,
         "finished": [summary(m, seats[m.id], names, user_id) for m in finished],
     }
+
+
+async def _leavable(db: AsyncSession, match_id: int, user_id: int) -> tuple[Match, list[MatchSeat]]:
+    match = await load_match(db, match_id)
+    if match.status != MatchStatus.OPEN:
+        raise Conflict("a match that has started cannot be left")
+    seats = (await load_seats(db, [match_id]))[match_id]
+    if not is_member(seats, user_id):
+        raise Conflict("you do not sit at this table")
+    if match.created_by == user_id:
+        raise Conflict("the creator cannot leave: cancel the match instead")
+    return match, seats
+
+
+async def _cancellable(db: AsyncSession, match_id: int, user_id: int) -> tuple[Match, list[MatchSeat]]:
+    match = await load_match(db, match_id)
+    if match.created_by != user_id:
+        raise Forbidden("only the creator can cancel this match")
+    if match.status != MatchStatus.OPEN:
+        raise Conflict("a match that has started cannot be cancelled")
+    return match, (await load_seats(db, [match_id]))[match_id]
 
 
 async def _invited_users(

@@ -146,8 +146,8 @@ def _compose(settings: Settings, notification: Notification, match: Match, local
     lang = "de" if locale == "de" else "en"
     game = game_title(match.game, lang)
     subject = _SUBJECTS[notification.kind][lang].format(game=game, id=match.id)
-    link = f"{settings.base_url}/matches/{match.id}"
-    settings_link = f"{settings.base_url}/settings"
+    link = f"{settings.mail_base_url}/matches/{match.id}"
+    settings_link = f"{settings.mail_base_url}/settings"
     if lang == "de":
         body = f"{subject}.\n\nZur Partie: {link}\n\nKeine Mails mehr? {settings_link}\n"
     else:

@@ -8,19 +8,20 @@ mail however many moves it takes. Mails go out later from the background task
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import Notification, UserSettings
 from app.db.models import Match, MatchSeat, MatchStatus
 from app.db.store import records
 from app.db.types import utcnow
-from app.services import live
+from app.services import live, results
 from app.services._db import use_case
-from app.services._rows import game_title
+from app.services._rows import game_title, load_seats, user_names
 from app.services.play_schemas import BadgeOut, NotificationOut
 
 YOUR_TURN = records.YOUR_TURN
@@ -81,6 +82,24 @@ async def record(
     return set(new)
 
 
+async def clear_turn(db: AsyncSession, user_id: int, match_id: int) -> None:
+    """The user has played in the match: its unread your-turn notifications are read (one UPDATE).
+
+    Inside the move path's transaction, before the next your-turn rows are recorded.
+    """
+    await db.execute(
+        update(Notification)
+        .where(
+            Notification.user_id == user_id,
+            Notification.match_id == match_id,
+            Notification.kind == YOUR_TURN,
+            Notification.read_at.is_(None),
+        )
+        .values(read_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+
+
 async def nudge(user_ids: Iterable[int]) -> None:
     """Tell the users' open pages (the badge) that something changed; after the commit."""
     for user_id in sorted(set(user_ids)):
@@ -98,31 +117,51 @@ async def badge(db: AsyncSession, *, user_id: int) -> BadgeOut:
     )
     your_turn = sum(1 for acting, seat in to_act.tuples() if seat in acting)
     unread = await db.scalar(
-        select(func.count()).where(Notification.user_id == user_id, Notification.read_at.is_(None))
+        select(func.count(func.distinct(Notification.match_id))).where(
+            Notification.user_id == user_id, Notification.read_at.is_(None)
+        )
     )
     return BadgeOut(your_turn=your_turn, unread=unread or 0)
 
 
 @use_case
 async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "en") -> list[NotificationOut]:
-    """The newest notifications first."""
-    rows = await db.execute(
-        select(Notification, Match.game)
-        .join(Match, Match.id == Notification.match_id)
+    """One line per match, the newest first: the match's newest notification.
+
+    A line is unread while any notification of its match is; a match that has ended says
+    who won and how.
+    """
+    unread = func.sum(case((Notification.read_at.is_(None), 1), else_=0))
+    newest = (
+        select(func.max(Notification.id).label("id"), unread.label("unread"))
         .where(Notification.user_id == user_id)
-        .order_by(Notification.id.desc())
-        .limit(LIST_LIMIT)
+        .group_by(Notification.match_id)
+        .subquery()
     )
+    rows = (
+        await db.execute(
+            select(Notification, newest.c.unread, Match)
+            .join(newest, newest.c.id == Notification.id)
+            .join(Match, Match.id == Notification.match_id)
+            .order_by(Notification.id.desc())
+            .limit(LIST_LIMIT)
+        )
+    ).tuples()
+    lines = list(rows)
+    ended = [m for n, _, m in lines if n.kind == MATCH_ENDED]
+    seats = await load_seats(db, [m.id for m in ended])
+    names = await user_names(db, [s for rows in seats.values() for s in rows])
     return [
         NotificationOut(
             id=n.id,
             kind=n.kind,
             match_id=n.match_id,
-            game_title=game_title(game, locale),
+            game_title=game_title(match.game, locale),
             created_at=n.created_at,
-            read=n.read_at is not None,
+            read=not unread_count,
+            **(_ending(match, seats[match.id], names) if n.kind == MATCH_ENDED else {}),
         )
-        for n, game in rows.tuples()
+        for n, unread_count, match in lines
     ]
 
 
@@ -138,6 +177,25 @@ async def mark_read(db: AsyncSession, *, user_id: int, match_id: int | None = No
     if changed:
         await live.publish_user(user_id)
     return changed
+
+
+def _ending(match: Match, seats: Sequence[MatchSeat], names: Mapping[int, str]) -> dict[str, Any]:
+    """Who won a match and how it ended, for its match-ended line."""
+    if match.status == MatchStatus.ABORTED:
+        return {"conclusion": "aborted"}
+    outcome = results.outcome_out(match.result)
+    if outcome is None:
+        return {}
+
+    def name(seat: int) -> str:
+        user = next((s.user_id for s in seats if s.seat == seat), None)
+        return names.get(user, "") if user is not None else ""
+
+    return {
+        "winners": [name(seat) for seat, rank in enumerate(outcome.ranks) if rank == 1],
+        "resigned": [name(seat) for seat in outcome.resigned],
+        "conclusion": outcome.conclusion,
+    }
 
 
 async def _mailable(db: AsyncSession, user_ids: set[int]) -> set[int]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from pydantic import Field
+
 from app.services.schemas import MatchSummary, _Out
 
 
@@ -26,17 +28,26 @@ class ClockOut(_Out):
 
 
 class NotificationOut(_Out):
+    """One line per match: its newest notification; ``read`` once all of the match's are."""
+
     id: int
     kind: str
     match_id: int
     game_title: str
     created_at: datetime
     read: bool
+    winners: list[str] = Field(default_factory=list)
+    """For ``match_ended``: the names ranked first (several: a shared victory or a draw)."""
+    resigned: list[str] = Field(default_factory=list)
+    """For ``match_ended``: the names of those who resigned."""
+    conclusion: str | None = None
+    """For ``match_ended``: ``resigned``, ``draw``, ``vote``, ``aborted``; None: the rules ended it."""
 
 
 class BadgeOut(_Out):
     your_turn: int
     unread: int
+    """Matches with unread notifications (the lines of the notifications page that are new)."""
 
 
 class RatingOut(_Out):

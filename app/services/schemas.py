@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 MatchStatusName = Literal["open", "active", "finished", "aborted", "cancelled"]
 
@@ -79,9 +79,24 @@ class LogEntry(_Out):
     kind: str = ""
 
 
+class TiebreakOut(_Out):
+    label: str
+    """A key of the game's ``ui_text`` (``GET /api/games`` has no texts: the pages name it)."""
+    values: list[int]
+
+
 class OutcomeOut(_Out):
     scores: list[float]
     ranks: list[int]
+    score_label: str = ""
+    """What the score counts, a ``ui_text`` key of the game (empty: points)."""
+    tiebreaks: list[TiebreakOut] = Field(default_factory=list)
+    tiebreak_decided: bool = False
+    """Equal scores were ranked apart by the tie-breaks."""
+    conclusion: str | None = None
+    """How it ended if not by the rules: ``resigned``, ``draw`` or ``vote`` (scores are then 0)."""
+    resigned: list[int] = Field(default_factory=list)
+    """The seats that resigned (they rank last)."""
 
 
 class MatchView(_Out):
@@ -115,14 +130,21 @@ class MoveResult(_Out):
 class ReplayView(_Out):
     match_id: int
     game: str
+    status: MatchStatusName
     step: int
+    """Steps are decisions a player counts: a confirm belongs to the decision it ends."""
     steps: int
     view: dict[str, Any]
     log: list[LogEntry]
+    """Every line the viewer saw up to this step."""
+    step_log: list[LogEntry]
+    """The lines of this step's decisions (what it reads as in the log)."""
     seat: int | None
-    """The seat that took the decision leading to this step (None at the setup)."""
+    """The seat that took this step's decision (None at the setup)."""
     move: str | None
+    """This step's decision in move notation (its confirm, if any, is part of the step)."""
     viewer_seat: int | None
+    seats: list[SeatOut]
 
 
 class MessageOut(_Out):

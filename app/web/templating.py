@@ -11,6 +11,7 @@ import jinja2
 from starlette.background import BackgroundTask
 from starlette.responses import HTMLResponse
 
+from app.engine.registry import UnknownGame, get_game
 from app.i18n import LOCALES, translations
 from app.services._rows import game_title
 
@@ -51,7 +52,25 @@ def environment(locale: str) -> jinja2.Environment:
     env.globals["choice_label"] = _choice_label(locale)
     # Summaries carry the English title; pages name games in their own language.
     env.globals["game_name"] = partial(game_title, locale=locale)
+    env.globals["match_options"] = _match_options(locale)
     return env
+
+
+def _match_options(locale: str) -> Any:
+    """``match_options(slug, options)``: each option of a match as (label, chosen value), in
+    the game's order and the reader's language (unknown games and keys as they are)."""
+    label_of = _choice_label(locale)
+
+    def options(slug: str, chosen: Mapping[str, Any]) -> list[tuple[str, str]]:
+        try:
+            declared = get_game(slug).info.options
+        except UnknownGame:
+            declared = ()
+        known = {o.key: o.label.get(locale) or o.label.get("en") or o.key for o in declared}
+        order = [o.key for o in declared if o.key in chosen] + [k for k in chosen if k not in known]
+        return [(known.get(key, key), label_of(chosen[key])) for key in order]
+
+    return options
 
 
 def _choice_label(locale: str) -> Any:

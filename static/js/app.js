@@ -1,4 +1,4 @@
-// Small page helpers: submit a select on change, replay keyboard navigation.
+// Small page helpers: submit a select on change, confirmation dialogs, copying invite links.
 (function () {
   "use strict";
 
@@ -12,6 +12,22 @@
     }
   });
 
+  // The header's menu closes on a click elsewhere and on Escape (a <details> alone stays open).
+  document.addEventListener("click", function (event) {
+    document.querySelectorAll("details.menu[open]").forEach(function (menu) {
+      if (!(event.target instanceof Node) || !menu.contains(event.target)) {
+        menu.removeAttribute("open");
+      }
+    });
+  });
+  document.addEventListener("keydown", function (event) {
+    var menu = document.querySelector("details.menu[open]");
+    if (event.key === "Escape" && menu) {
+      menu.removeAttribute("open");
+      menu.querySelector("summary").focus();
+    }
+  });
+
   // A sent chat message clears its input.
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target;
@@ -20,25 +36,74 @@
     }
   });
 
-  // Replay: arrow keys step, Home/End jump (unless typing in a field).
-  document.addEventListener("keydown", function (event) {
-    var nav = document.querySelector("[data-replay-nav]");
-    if (!nav || event.altKey || event.ctrlKey || event.metaKey) {
+  // Resign, leave, cancel, abort: the link leads to a page that asks first; with scripts the
+  // same question (the page's partial) opens in a dialog over the page instead.
+  var dialog = document.getElementById("confirm-dialog");
+  document.addEventListener("click", function (event) {
+    var link = event.target instanceof Element ? event.target.closest("a[data-confirm]") : null;
+    if (!link || !dialog || typeof dialog.showModal !== "function") {
       return;
     }
-    var tag = event.target instanceof Element ? event.target.tagName : "";
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
-      return;
-    }
-    var keys = { ArrowLeft: "prev", ArrowRight: "next", Home: "first", End: "last" };
-    var which = keys[event.key];
-    if (!which) {
-      return;
-    }
-    var link = nav.querySelector('[data-replay="' + which + '"]');
-    if (link && link.getAttribute("href")) {
+    event.preventDefault();
+    fetch(link.getAttribute("href"), { credentials: "same-origin", headers: { "HX-Request": "true" } })
+      .then(function (response) {
+        return response.text().then(function (html) {
+          if (!response.ok) {
+            var flash = document.getElementById("flash");
+            if (flash) {
+              flash.innerHTML = html;
+            }
+            return;
+          }
+          dialog.innerHTML = html;
+          dialog.showModal();
+          var go = dialog.querySelector("[data-close-dialog]");
+          if (go) {
+            go.focus();  // the safe choice has the focus: Enter does not end the match
+          }
+        });
+      })
+      .catch(function () {
+        window.location.assign(link.getAttribute("href"));
+      });
+  });
+  document.addEventListener("click", function (event) {
+    var back = event.target instanceof Element ? event.target.closest("[data-close-dialog]") : null;
+    if (back && dialog && dialog.open && dialog.contains(back)) {
       event.preventDefault();
-      window.location.assign(link.getAttribute("href"));
+      dialog.close();
+    }
+  });
+
+  // Invite links: the copy button copies, the field selects itself when focused.
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-copy]") : null;
+    var field = button ? document.querySelector(button.getAttribute("data-copy")) : null;
+    if (!field) {
+      return;
+    }
+    var status = document.getElementById("copy-status");
+    function done() {
+      if (status) {
+        status.textContent = button.getAttribute("data-copied") || "";
+      }
+    }
+    field.select();
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(field.value).then(done, function () {
+        document.execCommand("copy");
+        done();
+      });
+    } else {
+      // Plain http on another machine is not a secure context: the older command still works.
+      document.execCommand("copy");
+      done();
+    }
+  });
+  document.addEventListener("focusin", function (event) {
+    var field = event.target;
+    if (field instanceof HTMLInputElement && field.hasAttribute("data-select-on-focus")) {
+      field.select();
     }
   });
 })();

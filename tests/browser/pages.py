@@ -5,6 +5,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+import httpx
+import pytest
+
 from tests.support.client import PASSWORD, unique_name
 
 
@@ -82,3 +85,41 @@ def settled(page: Any, wait_ms: int = 2_000) -> None:
         return
     with contextlib.suppress(PlaywrightTimeout):  # no refresh on opening: the first board stays
         page.wait_for_function("() => window.__areaSwaps > 0", timeout=wait_ms)
+
+
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+"""Run a page test at 1366 px and on a 390 x 844 phone."""
+
+
+def api_client(base_url: str, name: str) -> tuple[httpx.Client, str]:
+    """A JSON API client logged in as ``name`` and its CSRF token (set-up beside the pages)."""
+    client = httpx.Client(base_url=base_url, timeout=10.0)
+    csrf = client.get("/api/auth/csrf").json()["csrf_token"]
+    answer = client.post(
+        "/api/auth/login", json={"name": name, "password": PASSWORD}, headers={"X-CSRF-Token": csrf}
+    )
+    assert answer.status_code == 200, answer.text
+    client.headers["X-CSRF-Token"] = answer.json()["csrf_token"]
+    return client, client.headers["X-CSRF-Token"]
+
+
+def start_toy_match(base_url: str, first: str, *others: str) -> int:
+    """A running toy match of ``first`` and ``others`` in that seat order (``first`` moves first)."""
+    creator, _ = api_client(base_url, first)
+    try:
+        body = {"game": "toy", "seats": 1 + len(others), "fixed_order": True}
+        created = creator.post("/api/matches", json=body)
+        assert created.status_code == 201, created.text
+        match_id = int(created.json()["id"])
+    finally:
+        creator.close()
+    for name in others:
+        joiner, _ = api_client(base_url, name)
+        try:
+            joined = joiner.post(f"/api/matches/{match_id}/join", json={})
+            assert joined.status_code == 204, joined.text
+        finally:
+            joiner.close()
+    return match_id

@@ -130,7 +130,7 @@ class StreamRecorder:
             ready.set()
             async for line in response.aiter_lines():
                 if line and not line.startswith(":"):
-                    self.events.append(f"{url.rsplit('/sse/', 1)[-1]} {line}")
+                    self.events.append(f"{url.split('/', 3)[-1]} {line}")
 
     def take(self) -> list[str]:
         taken, self.events[:] = list(self.events), []

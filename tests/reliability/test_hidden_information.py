@@ -22,6 +22,7 @@ import asyncio
 import base64
 import json
 import random
+import re
 from typing import Any
 
 import httpx
@@ -33,6 +34,7 @@ from app.engine.protocol import Event, Game, Move
 from app.engine.registry import get_game
 from app.engine.replay import replay
 from app.services.play.views import LOG_PAGE
+from app.services.replays import step_ends
 from tests.reliability.hidden import scramble
 from tests.reliability.observed import MatchFacts, StreamRecorder, answer_paths, differences, snapshot
 from tests.reliability.support import Actor, StoredMatch, read_match, request_id, start_match, write_state
@@ -180,8 +182,11 @@ class Sweep:
     async def check_replay_step(
         self, match: StoredMatch, viewers: list[tuple[int | None, Actor]], rng: random.Random
     ) -> None:
-        step = rng.randint(0, len(match.log))
-        moves = [(row.seat, Move.parse(row.move)) for row in match.log[:step]]
+        # Replay steps are decisions a player counts (a confirm belongs to the one it ends).
+        ends = step_ends([(row.seat, row.move) for row in match.log])
+        step = rng.randint(0, len(ends))
+        upto = ends[step - 1] if step else 0
+        moves = [(row.seat, Move.parse(row.move)) for row in match.log[:upto]]
         replayed = list(replay(self.game, match.players, match.options, match.seed, moves))[-1]
         secrets = _secrets(match)
         for seat, actor in viewers:
@@ -192,7 +197,7 @@ class Sweep:
             assert body["step"] == step and body["view"] == _json(view), f"replay {step} for seat {seat}"
             assert body["view"] == _json(self.game.view(scramble(self.game.slug, replayed.state, seat), seat))
             visible = [
-                e for row in match.log[:step] for e in row.events if Event.from_json(e).is_visible_to(seat)
+                e for row in match.log[:upto] for e in row.events if Event.from_json(e).is_visible_to(seat)
             ]
             assert [e["kind"] for e in body["log"]] == [e["kind"] for e in visible]
             _assert_no_secret(response.text, secrets, f"replay step {step} for seat {seat}")
@@ -331,14 +336,18 @@ async def _observers(
 ) -> tuple[list[_Observer], httpx.AsyncClient]:
     visitor = httpx.AsyncClient(timeout=15.0)
     assert (await visitor.get(f"{server.base_url}/")).status_code == 200  # keeps its visitor cookie
-    match_stream = f"{server.base_url}/sse/matches/{match_id}"
+    views = f"{server.base_url}/api/live?match={match_id}"
+    pages = f"{server.base_url}/sse/live?m={match_id}"
     out = []
     for label, actor in others:
-        urls = [match_stream, f"{server.base_url}/sse/me"]
+        urls = [views, f"{pages}&me=1"]
         out.append(_Observer(label, actor.client, StreamRecorder(actor.client, urls)))
-    out.append(_Observer("logged-out visitor", visitor, StreamRecorder(visitor, [match_stream])))
+    out.append(_Observer("logged-out visitor", visitor, StreamRecorder(visitor, [views, pages])))
     for observer in out:
         await observer.recorder.start()
+    await _settle(out, expect_events=True)
+    for observer in out:
+        observer.recorder.take()  # what a stream sends when it opens is not what is compared
     return out, visitor
 
 
@@ -360,16 +369,26 @@ async def _settle(observers: list[_Observer], expect_events: bool) -> None:
 
 
 def _relative(events: list[str], base: int) -> list[str]:
-    """Stream events with match versions written relative to ``base`` (what the viewer saw)."""
+    """Stream events with match versions written relative to ``base`` (what the viewer saw):
+    the ``version`` of a view or area event and the ``data-version`` in its rendered area."""
+
+    def relative(version: int) -> str:
+        return f"seen{version - base:+d}"
+
     out = []
     for event in events:
         url, _, line = event.partition(" ")
         if line.startswith("data:"):
             data = json.loads(line[5:])
-            if data.get("version") is not None:
-                data["version"] = f"seen{data['version'] - base:+d}"
+            if isinstance(data.get("version"), int):
+                data["version"] = relative(data["version"])
+            for key in ("area", "clock"):
+                if isinstance(data.get(key), str):
+                    data[key] = re.sub(
+                        r'data-version="(\d+)"', lambda m: f'data-version="{relative(int(m[1]))}"', data[key]
+                    )
             line = f"data: {json.dumps(data, sort_keys=True)}"
-        out.append(f"{url.split('/')[0]} {line}")
+        out.append(f"{url} {line}")
     return out
 
 
@@ -416,7 +435,7 @@ async def test_pending_decisions_and_undos_change_nothing_anybody_else_observes(
 ) -> None:
     """Every answer of every GET route (pages, API, lists, profiles) for every other seat, a
     spectator and a logged-out visitor is byte for byte the same before and after the acting
-    seat's pending decisions and undos, and their streams (``/sse/matches/{id}``, ``/sse/me``)
+    seat's pending decisions and undos, and their streams (``/api/live``, ``/sse/live``)
     carry nothing meanwhile. Public moves of another seat beside pending decisions (a chat
     message, a draw offer and its withdrawal) change every observer's version and stream
     exactly as they do without any: the private count of decisions shows nowhere."""

@@ -202,7 +202,12 @@ async def test_vote_policy_lets_the_others_end_the_match(
     await conclusions.vote_end(db, match_id=match_id, user_id=carol.id)
     match = await load(db, match_id)
     assert match.status == MatchStatus.FINISHED
-    assert match.result == {"scores": [0.0, 0.0, 0.0], "ranks": [3, 1, 1]}
+    assert match.result == {
+        "scores": [0.0, 0.0, 0.0],
+        "ranks": [3, 1, 1],
+        "conclusion": "vote",
+        "resigned": [],
+    }
     assert (await control(db, match_id)).conclusion == "vote"
 
 

@@ -25,7 +25,12 @@ async def test_resigning_a_two_player_match_ends_it_with_the_opponent_first(
     clock = await conclusions.resign(db, match_id=match_id, user_id=bob.id)
     assert clock.conclusion == "resigned" and clock.resigned == [1]
     match = await load(db, match_id)
-    assert match.status == "finished" and match.result == {"scores": [0.0, 0.0], "ranks": [1, 2]}
+    assert match.status == "finished" and match.result == {
+        "scores": [0.0, 0.0],
+        "ranks": [1, 2],
+        "conclusion": "resigned",
+        "resigned": [1],
+    }
     ranks = await db.scalars(
         select(MatchSeat.rank).where(MatchSeat.match_id == match_id).order_by(MatchSeat.seat)
     )
@@ -67,7 +72,12 @@ async def test_a_draw_is_offered_and_declined_or_accepted(db: AsyncSession, make
     clock = await conclusions.answer_draw(db, match_id=match_id, user_id=alice.id, accept=True)
     assert clock.conclusion == "draw"
     match = await load(db, match_id)
-    assert match.status == "finished" and match.result == {"scores": [0.0, 0.0], "ranks": [1, 1]}
+    assert match.status == "finished" and match.result == {
+        "scores": [0.0, 0.0],
+        "ranks": [1, 1],
+        "conclusion": "draw",
+        "resigned": [],
+    }
 
 
 async def test_a_draw_needs_a_two_player_game(db: AsyncSession, make_user: MakeUser) -> None:

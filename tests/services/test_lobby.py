@@ -225,3 +225,50 @@ async def test_hostile_invitations_are_refused_cleanly(db: AsyncSession, make_us
     for token in ("a\x00b", "x" * 200, ""):
         with pytest.raises(NotFound, match="not valid"):
             await lobby.match_for_invite(db, invite_token=token, viewer_id=alice.id)
+
+
+async def test_the_creator_invites_by_name_to_a_free_seat(db: AsyncSession, make_user: MakeUser) -> None:
+    """Issue 13: inviting by name on an open table reserves a free seat and notifies."""
+    from tests.services.async_support import notification_kinds
+
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    m = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=3, options={}, invite=[], fixed_order=True
+    )
+    with pytest.raises(Forbidden, match="only the creator"):
+        await lobby.invite_player(db, match_id=m.id, user_id=bob.id, name=carol.name)
+    with pytest.raises(InvalidInput, match="no player called"):
+        await lobby.invite_player(db, match_id=m.id, user_id=alice.id, name="nobody-at-all")
+    invited = await lobby.invite_player(db, match_id=m.id, user_id=alice.id, name=bob.name.upper())
+    assert [(s.name, s.reserved) for s in invited.seats] == [
+        (alice.name, False),
+        (bob.name, True),
+        (None, False),
+    ]
+    assert await notification_kinds(db, bob.id, m.id) == ["invited"]
+    with pytest.raises(Conflict, match="sits at this table already"):
+        await lobby.invite_player(db, match_id=m.id, user_id=alice.id, name=bob.name)
+    await lobby.invite_player(db, match_id=m.id, user_id=alice.id, name=carol.name)
+    with pytest.raises(InvalidInput, match="room for 0 invited"):
+        await lobby.invite_player(db, match_id=m.id, user_id=alice.id, name=(await make_user()).name)
+
+
+async def test_invite_suggestions_put_people_played_with_first(db: AsyncSession, make_user: MakeUser) -> None:
+    prefix = "sg" + str(id(db) % 10_000)
+    me, often, once, stranger = [await make_user(f"{prefix}{n}") for n in ("me", "zed", "yan", "abe")]
+    for partners in ([often], [often], [once]):
+        m = await lobby.create_match(
+            db,
+            creator_id=me.id,
+            game="toy",
+            seats=2,
+            options={},
+            invite=[p.name for p in partners],
+            fixed_order=True,
+        )
+        await lobby.join_match(db, match_id=m.id, user_id=partners[0].id, invite_token=None)
+    names = await lobby.invite_suggestions(db, user_id=me.id, prefix=prefix)
+    assert names == [often.name, once.name, stranger.name]  # most shared matches first, then the rest
+    assert await lobby.invite_suggestions(db, user_id=me.id, prefix=f"{prefix}Y") == [once.name]
+    assert me.name not in await lobby.invite_suggestions(db, user_id=me.id, prefix=prefix)
+    assert await lobby.invite_suggestions(db, user_id=me.id, prefix="%") == []  # no LIKE wildcards

@@ -337,14 +337,29 @@ async def test_replay_of_every_step_equals_the_snapshot(db: AsyncSession, make_u
     assert TOY.format_position(last.state) == row.state
     assert last.rng_counter == row.rng_counter
 
-    for step in range(len(logged) + 1):
+    # A step is a decision a player counts: a confirm belongs to the decision it ends.
+    ends = replays.step_ends([(m.seat, m.move) for m in logged])
+    assert ends[-1] == len(logged) and len(ends) < len(logged)
+    for step in range(len(ends) + 1):
         shown = await replays.replay(db, match_id=match_id, viewer_id=users[1].id, step=step, locale="en")
-        assert shown.step == step and shown.steps == len(logged)
-        assert shown.seat == (logged[step - 1].seat if step else None)
+        assert shown.step == step and shown.steps == len(ends)
+        first = logged[ends[step - 2] if step > 1 else 0]
+        assert (shown.seat, shown.move) == ((first.seat, first.move) if step else (None, None))
+        if step:
+            assert logged[ends[step - 1] - 1].seat == first.seat  # the step is one seat's
+            assert {e.seq for e in shown.step_log} <= set(
+                range(first.seq, logged[ends[step - 1] - 1].seq + 1)
+            )
     assert shown.view == (await _view(db, match_id, users[1])).view
     assert (
         await replays.replay(db, match_id=match_id, viewer_id=None, step=10_000, locale="en")
-    ).step == len(logged)
+    ).step == len(ends)
+
+
+def test_a_confirm_belongs_to_the_step_it_ends() -> None:
+    """Issue 13.9: play, play, confirm is two steps; a confirm alone (a pass) is one."""
+    decisions = [(0, "play:3"), (0, "play:5"), (0, "confirm"), (1, "confirm"), (0, "play:1"), (0, "confirm")]
+    assert replays.step_ends(decisions) == [1, 3, 4, 6]
 
 
 async def test_no_seed_or_hidden_data_reaches_another_seat(db: AsyncSession, make_user: MakeUser) -> None:

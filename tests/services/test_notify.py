@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.async_play import Notification
-from app.services import admin, clocks, conclusions, mail, notify
+from app.services import admin, clocks, conclusions, mail, notify, play
 from app.services._rows import load_seats
+from app.services.schemas import UserOut
 from tests.conftest import MakeUser
 from tests.services.async_support import (
     load,
@@ -17,7 +18,7 @@ from tests.services.async_support import (
     smtp_sink,
     start_clocked_match,
 )
-from tests.support.db import start_toy_match
+from tests.support.db import new_request_id, play_to_the_end, start_toy_match
 
 
 async def _pass_turn(db: AsyncSession, match_id: int) -> None:
@@ -134,3 +135,97 @@ async def test_without_smtp_nothing_is_sent(
     settings = mail_settings(database_url, 1).model_copy(update={"smtp_host": None})
     assert not settings.smtp_enabled
     assert await mail.send_pending(sessionmaker, settings) == 0
+
+
+async def _play_a_turn(db: AsyncSession, match_id: int, user: UserOut) -> None:
+    """A card and Confirm, through the move path as the pages send them."""
+    view = await play.get_match(db, match_id=match_id, viewer_id=user.id, locale="en")
+    ids = {"match_id": match_id, "user_id": user.id, "locale": "en"}
+    played = await play.submit_move(
+        db, **ids, move=view.legal[0], expected_version=view.version, request_id=new_request_id()
+    )
+    await play.confirm_turn(db, **ids, expected_version=played.version, request_id=new_request_id())
+
+
+async def _unread(db: AsyncSession, user_id: int, match_id: int, kind: str) -> int:
+    count = await db.scalar(
+        select(func.count()).where(
+            Notification.user_id == user_id,
+            Notification.match_id == match_id,
+            Notification.kind == kind,
+            Notification.read_at.is_(None),
+        )
+    )
+    return count or 0
+
+
+async def test_playing_the_turn_clears_its_notification(db: AsyncSession, make_user: MakeUser) -> None:
+    """Issue 13.8: a played turn marks its your-turn notification read (the badge drops)."""
+    alice, bob = await make_user(), await make_user()
+    match_id = await start_toy_match(db, [alice, bob])
+    assert await _unread(db, alice.id, match_id, notify.YOUR_TURN) == 1
+    assert (await notify.badge(db, user_id=alice.id)).unread == 1
+
+    await _play_a_turn(db, match_id, alice)
+    assert await _unread(db, alice.id, match_id, notify.YOUR_TURN) == 0
+    assert (await notify.badge(db, user_id=alice.id)).unread == 0
+    assert await _unread(db, bob.id, match_id, notify.YOUR_TURN) == 1  # bob's turn now
+
+    await _play_a_turn(db, match_id, bob)
+    assert await _unread(db, bob.id, match_id, notify.YOUR_TURN) == 0
+    assert await _unread(db, bob.id, match_id, notify.INVITED) == 1  # only the turn is cleared
+    assert await _unread(db, alice.id, match_id, notify.YOUR_TURN) == 1  # her second turn
+
+
+async def test_one_match_shows_one_line(db: AsyncSession, make_user: MakeUser) -> None:
+    """Issue 13.8: however many turns it notified, a match is one line (its newest news)."""
+    alice, bob = await make_user(), await make_user()
+    first = await start_toy_match(db, [alice, bob])
+    second = await start_toy_match(db, [alice, bob])
+    for _ in range(3):
+        for match_id in (first, second):
+            await _play_a_turn(db, match_id, alice)
+            await _play_a_turn(db, match_id, bob)
+    assert await notification_kinds(db, bob.id, first) == ["invited", "your_turn", "your_turn", "your_turn"]
+
+    # Bob played every turn, but his invitations are unread: a line is read once all of it is.
+    listed = await notify.list_notifications(db, user_id=bob.id)
+    assert [(n.match_id, n.kind, n.read) for n in listed] == [
+        (second, "your_turn", False),
+        (first, "your_turn", False),
+    ]
+    assert (await notify.badge(db, user_id=bob.id)).unread == 2  # two matches, not eight rows
+    await notify.mark_read(db, user_id=bob.id, match_id=first)
+    listed = await notify.list_notifications(db, user_id=bob.id)
+    assert [(n.match_id, n.read) for n in listed] == [(second, False), (first, True)]
+    assert (await notify.badge(db, user_id=bob.id)).unread == 1
+    listed = await notify.list_notifications(db, user_id=alice.id)
+    assert [(n.match_id, n.kind, n.read) for n in listed] == [
+        (second, "your_turn", False),
+        (first, "your_turn", False),
+    ]
+
+
+async def test_the_match_ended_line_says_who_won_and_how(db: AsyncSession, make_user: MakeUser) -> None:
+    """Issue 13.8: "the match has ended" names the winner, and a resignation as such."""
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    resigned = await start_toy_match(db, [alice, bob])
+    await conclusions.resign(db, match_id=resigned, user_id=bob.id)
+    played = await start_toy_match(db, [alice, carol])
+    final = await play_to_the_end(db, played, [alice, carol], seed=3)
+    assert final.outcome is not None
+
+    lines = {n.match_id: n for n in await notify.list_notifications(db, user_id=alice.id)}
+    assert lines[resigned].kind == "match_ended"
+    assert (lines[resigned].winners, lines[resigned].resigned, lines[resigned].conclusion) == (
+        [alice.name],
+        [bob.name],
+        "resigned",
+    )
+    winners = [u.name for u, rank in zip([alice, carol], final.outcome.ranks, strict=True) if rank == 1]
+    assert (lines[played].kind, lines[played].winners, lines[played].conclusion) == (
+        "match_ended",
+        winners,
+        None,
+    )
+    assert lines[played].resigned == []

@@ -24,7 +24,12 @@ async def test_a_resignation_rates_like_openskill_for_a_known_result(
     alice, bob = await make_user(), await make_user()
     match_id = await start_toy_match(db, [alice, bob])
     await conclusions.resign(db, match_id=match_id, user_id=alice.id)
-    assert (await load(db, match_id)).result == {"scores": [0.0, 0.0], "ranks": [2, 1]}
+    assert (await load(db, match_id)).result == {
+        "scores": [0.0, 0.0],
+        "ranks": [2, 1],
+        "conclusion": "resigned",
+        "resigned": [0],
+    }
     [[a], [b]] = MODEL.rate([[MODEL.rating()], [MODEL.rating()]], ranks=[2, 1])
     table = {r.game: r for r in await ratings.user_ratings(db, user_id=bob.id)}
     assert table["toy"].mu == pytest.approx(b.mu) and table["toy"].sigma == pytest.approx(b.sigma)

@@ -33,9 +33,17 @@ class Server:
     """One uvicorn process; ``start``/``stop``/``restart``, or use it as a context manager."""
 
     def __init__(
-        self, database_url: str, data_dir: Path, *, port: int | None = None, env: dict[str, str] | None = None
+        self,
+        database_url: str,
+        data_dir: Path,
+        *,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+        set_base_url: bool = True,
     ) -> None:
         self.database_url = database_url
+        self.set_base_url = set_base_url
+        """False: no ``DRACHENHORT_BASE_URL``, as ``make run`` starts it."""
         self.data_dir = data_dir
         self.env = env or {}
         self.port = port or free_port()
@@ -64,6 +72,8 @@ class Server:
             **self.env,
         }
         env.pop("DATABASE_URL", None)
+        if not self.set_base_url:
+            env.pop("DRACHENHORT_BASE_URL")
         command = [
             sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
             "--host", "127.0.0.1", "--port", str(self.port),

@@ -83,7 +83,9 @@ async def test_a_clocked_match_is_drawn_rematched_and_shows_in_profile_and_ranki
     assert "new" in (await bob.get("/me/unread")).text
     assert (await _form(bob, f"/matches/{match_id}/draw/accept")).status_code == 303
     panel = await alice.get(f"/matches/{match_id}/clock")
-    assert 'data-conclusion="draw"' in panel.text and 'data-action="rematch"' in panel.text
+    assert 'data-conclusion="draw"' in panel.text
+    ended = (await alice.get(f"/matches/{match_id}")).text
+    assert "Drawn by agreement." in ended and 'data-action="rematch"' in ended
     stale = await _form(bob, f"/matches/{match_id}/resign")
     assert stale.status_code == 409 and "not running" in stale.text
 

@@ -281,7 +281,19 @@ async def test_a_finished_match_shows_ranks_and_replays_every_step(toy_match: To
         view = answer.json()["match"]
     assert view["status"] == "finished"
     page = await m.other.get(f"/matches/{m.id}")
-    assert "The match is over." in page.text and page.text.count("rank") >= 2
+    # The game-over banner names the winner; the table has names, integer scores and ranks.
+    outcome = view["outcome"]
+    names = {s["seat"]: s["name"] for s in view["seats"]}
+    winners = [names[seat] for seat, rank in enumerate(outcome["ranks"]) if rank == 1]
+    banner = f"{winners[0]} wins!" if len(winners) == 1 else "A draw: everybody shares first place."
+    assert banner in page.text and 'id="match-result"' in page.text
+    for seat, name in names.items():
+        score, rank = int(outcome["scores"][seat]), outcome["ranks"][seat]
+        row = re.search(rf'<tr[^>]*data-seat="{seat}">(.*?)</tr>', page.text, re.S)
+        assert row is not None
+        assert re.findall(r"<t[dh][^>]*>\s*([^<]+?)\s*<", row.group(1)) == [f"{rank}.", name, str(score)]
+    assert ".0<" not in page.text
+    assert f'href="/matches/{m.id}/replay"' in page.text and 'data-action="rematch"' in page.text
     assert 'data-match-action="confirm"' not in page.text
     steps = (await m.other.get(f"/api/matches/{m.id}/replay/0")).json()["steps"]
     for step in (0, steps // 2, steps):

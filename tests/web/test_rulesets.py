@@ -34,8 +34,9 @@ async def test_a_match_of_the_earlier_ruleset_plays_and_replays_by_it(
         path = "confirm" if move == "confirm" else "moves"
         body = {"move": move, "expected_version": view["version"], "request_id": request_id()}
         assert (await first.post(f"/api/matches/{match_id}/{path}", body)).status_code == 200
-    replayed = await bob.get(f"/api/matches/{match_id}/replay/3")
+    # Three decisions, two steps: the confirm belongs to the move it ends (issue 13.9).
+    replayed = await bob.get(f"/api/matches/{match_id}/replay/2")
     assert replayed.status_code == 200, replayed.text
-    assert replayed.json()["steps"] == 3 and replayed.json()["move"] == "confirm"
+    assert replayed.json()["steps"] == 2 and replayed.json()["move"] == "move:E1:P01-1"
     page = await bob.get(f"/matches/{match_id}/replay", params={"step": 2})
     assert page.status_code == 200

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from app.engine.protocol import Event, IllegalMove, Options, Outcome
+from app.engine.protocol import Event, IllegalMove, Options, Outcome, Tiebreak
 from app.engine.rng import Rng
 from app.games.felsental.board import (
     DECKS,
@@ -160,4 +160,10 @@ def outcome(state: FelsState) -> Outcome | None:
     key = [(legs[s], wounds[s]) if legs[0] == legs[1] else (legs[s], 0) for s in (0, 1)]
     ranks = tuple(1 + sum(1 for other in key if other > mine) for mine in key)
     summary = {"legs": list(legs), "wounds": list(wounds), "tiebreak": legs[0] == legs[1]}
-    return Outcome((float(legs[0]), float(legs[1])), ranks, summary)
+    return Outcome(
+        (float(legs[0]), float(legs[1])),
+        ranks,
+        summary,
+        score_label="legs_won",
+        tiebreaks=(Tiebreak("wounds_inflicted", wounds),),
+    )

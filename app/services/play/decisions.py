@@ -38,7 +38,7 @@ from app.engine.protocol import CONFIRM, Game, IllegalMove, InvalidMove, Move, S
 from app.engine.registry import get_game
 from app.engine.turn import Decision, Turn, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
-from app.services import live, ratings
+from app.services import live, ratings, results
 from app.services._db import use_case
 from app.services._rows import is_token
 from app.services.errors import (
@@ -300,7 +300,9 @@ def _commit(game: Game, row: MatchRow, new_turn: Turn, new_rows: list[LoggedRow]
     if outcome is not None:
         to_act, status, finished_at = (), MatchStatus.FINISHED, now
         ranks = resigned_last(list(outcome.ranks), row.resigned)
-        result = {"scores": list(outcome.scores), "ranks": ranks}
+        result = {**results.stored(outcome), "ranks": ranks}
+        if row.resigned:
+            result["resigned"] = list(row.resigned)
         standings = tuple((s.seat, float(outcome.scores[s.seat]), ranks[s.seat]) for s in row.seats)
     turn_started_at = now if to_act != row.to_act and outcome is None else None
     if outcome is not None:

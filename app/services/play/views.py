@@ -17,13 +17,14 @@ from app.db.models import MatchStatus
 from app.db.store import store_of
 from app.db.store.records import SeatRow
 from app.engine.protocol import CONFIRM, Seat, State
+from app.services import results
 from app.services._db import use_case
 from app.services.errors import Forbidden, NotFound
 from app.services.play import chat
 from app.services.play import loaded as kept
 from app.services.play.loaded import LoadedMatch
 from app.services.play.log import LoggedRow, pending_lines, visible
-from app.services.schemas import LogEntry, MatchStatusName, MatchView, MessageOut, OutcomeOut, SeatOut
+from app.services.schemas import LogEntry, MatchStatusName, MatchView, MessageOut, SeatOut
 
 LOG_PAGE = 50
 """Logged decisions a view shows when the viewer has none yet (earlier ones on demand)."""
@@ -81,7 +82,7 @@ def match_view(
         "viewer_seat": viewer_seat,
         "created_by": row.created_by,
         "waiting_since": row.turn_started_at if row.status == MatchStatus.ACTIVE else None,
-        "outcome": outcome_out(row.result),
+        "outcome": results.outcome_out(row.result),
     }
     game, turn = loaded.game, loaded.turn
     if game is None or turn is None:
@@ -137,12 +138,6 @@ def seat_outs(seats: tuple[SeatRow, ...]) -> list[SeatOut]:
         )
         for s in seats
     ]
-
-
-def outcome_out(result: dict[str, Any] | None) -> OutcomeOut | None:
-    if not result or "scores" not in result:
-        return None
-    return OutcomeOut.model_construct(scores=result["scores"], ranks=result["ranks"])
 
 
 def seat_or_forbidden(loaded: LoadedMatch, user_id: int) -> Seat:

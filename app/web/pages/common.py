@@ -52,3 +52,9 @@ def redirect(url: str, request: Request) -> Response:
     if request.headers.get("hx-request") == "true":
         return Response(status_code=204, headers={"HX-Redirect": url})
     return Response(status_code=303, headers={"Location": url})
+
+
+def public_url(request: Request, base_url: str) -> str:
+    """The site's address for links a user passes on: ``base_url`` if set, else the one
+    this request came to (behind a proxy, its Host and X-Forwarded-Proto)."""
+    return base_url or str(request.base_url).rstrip("/")

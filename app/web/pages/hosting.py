@@ -5,10 +5,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from app.i18n import translations
 from app.services import admin
+from app.services._rows import game_title
 from app.services.errors import NotFound
+from app.services.schemas import UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, SessionDep
 from app.web.pages.common import page, redirect
+from app.web.pages.confirm import CONFIRMED, Confirmed, Question, ask
 
 router = APIRouter(prefix="/admin", dependencies=[CsrfChecked], include_in_schema=False)
 
@@ -22,10 +26,43 @@ async def admin_page(request: Request, db: SessionDep, user: CurrentUser, locale
     )
 
 
+@router.get("/matches/{match_id}/abort")
+async def abort_question(
+    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, match_id: int
+) -> Response:
+    return ask(request, locale, user, await _abort_question(db, user, locale, match_id))
+
+
 @router.post("/matches/{match_id}/abort")
-async def abort_match(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+async def abort_match(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    confirmed: Confirmed = "",
+) -> Response:
+    if confirmed != CONFIRMED:
+        return ask(request, locale, user, await _abort_question(db, user, locale, match_id))
     await admin.abort_match(db, admin_id=user.id, match_id=match_id)
     return redirect("/admin", request)
+
+
+async def _abort_question(db: SessionDep, user: UserOut, locale: str, match_id: int) -> Question:
+    m = await admin.check_abort(db, admin_id=user.id, match_id=match_id)
+    tr = translations(locale)
+    players = ", ".join(s.name for s in m.seats if s.name)
+    return Question(
+        title=tr.gettext("Abort %(game)s #%(id)s?") % {"game": game_title(m.game, locale), "id": m.id},
+        consequences=[
+            tr.gettext("The match ends without a result and is not rated."),
+            tr.gettext("Its players (%(names)s) are told that it was aborted.") % {"names": players},
+            tr.gettext("This cannot be undone."),
+        ],
+        action=f"/admin/matches/{m.id}/abort",
+        button=tr.gettext("Yes, abort the match"),
+        back="/admin",
+    )
 
 
 @router.post("/users/{user_id}/{action}")

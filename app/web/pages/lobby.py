@@ -11,11 +11,14 @@ from starlette.responses import Response
 
 from app.db.async_play import TimeoutPolicy
 from app.engine.registry import UnknownGame, get_game
+from app.i18n import translations
 from app.services import clocks, lobby
+from app.services._rows import game_title
 from app.services.errors import InvalidInput, NotFound
-from app.services.schemas import GameOut
+from app.services.schemas import GameOut, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect
+from app.web.pages.confirm import CONFIRMED, Confirmed, Question, ask
 from app.web.redirects import with_next
 from app.web.templating import TEMPLATE_DIR, render
 
@@ -26,7 +29,16 @@ router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 async def lobby_page(request: Request, db: SessionDep, user: OptionalUser, locale: Locale) -> Response:
     games = lobby.list_games(locale)
     open_matches = await lobby.open_matches(db, viewer_id=user.id if user else None)
-    return page(request, "lobby/index.html", locale=locale, user=user, games=games, open_matches=open_matches)
+    suggestions = await lobby.invite_suggestions(db, user_id=user.id, limit=20) if user else []
+    return page(
+        request,
+        "lobby/index.html",
+        locale=locale,
+        user=user,
+        games=games,
+        open_matches=open_matches,
+        suggestions=suggestions,
+    )
 
 
 @router.post("/matches")
@@ -49,7 +61,7 @@ async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> R
         game=game,
         seats=seats,
         options=parse_options(games[game], form),
-        invite=parse_names(_one(form, "invite")),
+        invite=parse_names(", ".join(v for v in form.getlist("invite") if isinstance(v, str))),
         fixed_order=_one(form, "fixed_order") in ("1", "on", "true"),
     )
     if days is not None:
@@ -71,16 +83,111 @@ async def join_match(
     return redirect(f"/matches/{match_id}", request)
 
 
+@router.get("/matches/{match_id}/leave")
+async def leave_question(
+    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, match_id: int
+) -> Response:
+    return ask(request, locale, user, await _leave_question(db, user, locale, match_id))
+
+
 @router.post("/matches/{match_id}/leave")
-async def leave_match(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+async def leave_match(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    confirmed: Confirmed = "",
+) -> Response:
+    if confirmed != CONFIRMED:
+        return ask(request, locale, user, await _leave_question(db, user, locale, match_id))
     await lobby.leave_match(db, match_id=match_id, user_id=user.id)
     return redirect("/", request)
 
 
+@router.get("/matches/{match_id}/cancel")
+async def cancel_question(
+    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, match_id: int
+) -> Response:
+    return ask(request, locale, user, await _cancel_question(db, user, locale, match_id))
+
+
 @router.post("/matches/{match_id}/cancel")
-async def cancel_match(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+async def cancel_match(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    confirmed: Confirmed = "",
+) -> Response:
+    if confirmed != CONFIRMED:
+        return ask(request, locale, user, await _cancel_question(db, user, locale, match_id))
     await lobby.cancel_match(db, match_id=match_id, user_id=user.id)
     return redirect("/", request)
+
+
+async def _leave_question(db: SessionDep, user: UserOut, locale: str, match_id: int) -> Question:
+    m = await lobby.check_leave(db, match_id=match_id, user_id=user.id)
+    tr = translations(locale)
+    invited = any(s.reserved and s.name == user.name for s in m.seats)
+    return Question(
+        title=(
+            tr.gettext("Decline the invitation to %(game)s #%(id)s?")
+            if invited
+            else tr.gettext("Leave the table of %(game)s #%(id)s?")
+        )
+        % {"game": game_title(m.game, locale), "id": m.id},
+        consequences=[
+            tr.gettext("Your seat becomes free for somebody else."),
+            tr.gettext("You can take a free seat again as long as the table is open."),
+        ],
+        action=f"/matches/{m.id}/leave",
+        button=tr.gettext("Yes, decline") if invited else tr.gettext("Yes, leave"),
+        back=f"/matches/{m.id}",
+    )
+
+
+async def _cancel_question(db: SessionDep, user: UserOut, locale: str, match_id: int) -> Question:
+    m = await lobby.check_cancel(db, match_id=match_id, user_id=user.id)
+    tr = translations(locale)
+    others = [s.name for s in m.seats if s.name and s.user_id != user.id]
+    consequences = [tr.gettext("The table is closed for everybody, and its invite link stops working.")]
+    if others:
+        consequences.append(
+            tr.ngettext("%(names)s loses the seat.", "%(names)s lose their seats.", len(others))
+            % {"names": ", ".join(others)}
+        )
+    consequences.append(tr.gettext("This cannot be undone."))
+    return Question(
+        title=tr.gettext("Cancel %(game)s #%(id)s?") % {"game": game_title(m.game, locale), "id": m.id},
+        consequences=consequences,
+        action=f"/matches/{m.id}/cancel",
+        button=tr.gettext("Yes, cancel the match"),
+        back=f"/matches/{m.id}",
+    )
+
+
+@router.post("/matches/{match_id}/invite")
+async def invite_player(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    match_id: int,
+    name: Annotated[str, Form(min_length=1, max_length=40)],
+) -> Response:
+    await lobby.invite_player(db, match_id=match_id, user_id=user.id, name=name)
+    return redirect(f"/matches/{match_id}", request)
+
+
+@router.get("/invite-names")
+async def invite_suggestions(
+    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, name: str = "", invite: str = ""
+) -> Response:
+    """The invite fields' suggestions (``<option>``s for their datalist) for what is typed."""
+    typed = (name or invite)[:40]
+    suggestions = await lobby.invite_suggestions(db, user_id=user.id, prefix=typed)
+    return page(request, "lobby/_invite_names.html", locale=locale, user=user, suggestions=suggestions)
 
 
 @router.get("/matches")

@@ -7,11 +7,15 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from starlette.responses import Response
 
+from app.i18n import translations
 from app.services import clocks, conclusions
+from app.services._rows import game_title
 from app.services.errors import InvalidInput
 from app.services.play import get_match
+from app.services.schemas import UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect
+from app.web.pages.confirm import CONFIRMED, Confirmed, Question, ask
 from app.web.pages.lobby import days_per_move
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -42,10 +46,48 @@ async def set_time_control(
     return redirect(f"/matches/{match_id}", request)
 
 
+@router.get("/matches/{match_id}/resign")
+async def resign_question(
+    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, match_id: int
+) -> Response:
+    return ask(request, locale, user, await _resign_question(db, user, locale, match_id))
+
+
 @router.post("/matches/{match_id}/resign")
-async def resign(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+async def resign(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    confirmed: Confirmed = "",
+) -> Response:
+    if confirmed != CONFIRMED:
+        return ask(request, locale, user, await _resign_question(db, user, locale, match_id))
     await conclusions.resign(db, match_id=match_id, user_id=user.id)
     return redirect(f"/matches/{match_id}", request)
+
+
+async def _resign_question(db: SessionDep, user: UserOut, locale: str, match_id: int) -> Question:
+    m = await conclusions.check_resign(db, match_id=match_id, user_id=user.id)
+    tr = translations(locale)
+    game = game_title(m.game, locale)
+    others = [s.name or "" for s in m.seats if s.user_id != user.id]
+    if len(others) == 1:
+        follows = tr.gettext("The match ends now: %(name)s wins, and you are ranked second.") % {
+            "name": others[0]
+        }
+    else:
+        follows = tr.gettext(
+            "You are ranked last. The others play on; the server makes your moves until the end."
+        )
+    return Question(
+        title=tr.gettext("Resign from %(game)s #%(id)s?") % {"game": game, "id": m.id},
+        consequences=[follows, tr.gettext("A rated match counts as lost. This cannot be undone.")],
+        action=f"/matches/{m.id}/resign",
+        button=tr.gettext("Yes, resign"),
+        back=f"/matches/{m.id}",
+    )
 
 
 @router.post("/matches/{match_id}/draw/{answer}")

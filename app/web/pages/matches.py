@@ -1,4 +1,4 @@
-"""The match page, its htmx area, moves, undo/confirm, chat and the replay page."""
+"""The match page, its htmx area, moves, undo/confirm and chat."""
 
 from __future__ import annotations
 
@@ -11,13 +11,15 @@ from markupsafe import Markup, escape
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.responses import Response
 
+from app.config import Settings
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
-from app.services import conclusions, lobby, play, replays
+from app.services import conclusions, lobby, play
 from app.services.errors import StaleVersion
-from app.services.schemas import LogEntry, MatchView, MoveResult, ReplayView, UserOut
+from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
-from app.web.pages.common import page
+from app.web.pages.common import page, public_url
+from app.web.pages.results import match_result
 from app.web.templating import TEMPLATE_DIR
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -28,7 +30,6 @@ Version = Annotated[int, Form(ge=0)]
 LogAfterForm = Annotated[int | None, Form(ge=0, le=2**31 - 1)]
 LogAfterQuery = Annotated[int | None, Query(ge=0, le=2**31 - 1)]
 LogBefore = Annotated[int, Query(ge=0, le=2**31 - 1)]
-LAST_STEP = 1 << 30
 
 
 @router.get("/matches/{match_id}")
@@ -42,12 +43,12 @@ async def match_page(
         "match/page.html",
         locale=locale,
         user=user,
-        game_title=_title(m.game, locale),
-        game_css=_static_if_present(m.game, "board.css"),
-        game_js=_static_if_present(m.game, "board.js"),
+        game_title=game_title_in(m.game, locale),
+        game_css=static_if_present(m.game, "board.css"),
+        game_js=static_if_present(m.game, "board.js"),
         chat=chat,
         clock=clock,
-        **{**area_context(m, locale), "invite_url": await _invite_url(db, settings.base_url, m, user)},
+        **{**area_context(m, locale), "invite_url": await _invite_url(db, request, settings, m, user)},
     )
 
 
@@ -63,7 +64,7 @@ async def match_area(
 ) -> Response:
     """The board area; its log list holds the lines after ``log_after`` (what the page lacks)."""
     m = await play.get_match(db, match_id=match_id, viewer_id=_id(user), locale=locale, log_after=log_after)
-    return area(request, m, locale, user, invite_url=await _invite_url(db, settings.base_url, m, user))
+    return area(request, m, locale, user, invite_url=await _invite_url(db, request, settings, m, user))
 
 
 @router.get("/matches/{match_id}/log")
@@ -191,38 +192,6 @@ async def post_chat(
     return page(request, "match/_chat.html", locale=locale, user=user, chat=messages)
 
 
-@router.get("/matches/{match_id}/replay")
-async def replay_page(
-    request: Request,
-    db: SessionDep,
-    user: OptionalUser,
-    locale: Locale,
-    match_id: int,
-    step: int | None = None,
-) -> Response:
-    # The service clamps the step to the logged range: no step means the end of the match.
-    step = LAST_STEP if step is None else max(0, step)
-    rv = await replays.replay(db, match_id=match_id, viewer_id=_id(user), step=step, locale=locale)
-    # The seat names for the board and the panels (the replay view carries only the position).
-    seats = await play.get_seats(db, match_id=match_id)
-    board = replay_board_context(rv, locale)
-    board["players"] = [{"seat": s.seat, "name": s.name or ""} for s in seats]
-    log_html = log_items(rv.log, locale, {s.seat: s.name for s in seats if s.name})
-    return page(
-        request,
-        "match/replay.html",
-        locale=locale,
-        user=user,
-        rv=rv,
-        game_title=_title(rv.game, locale),
-        game_css=_static_if_present(rv.game, "board.css"),
-        game_js=_static_if_present(rv.game, "board.js"),
-        seats=seats,
-        log_html=log_html,
-        **board,
-    )
-
-
 def area(
     request: Request,
     m: MatchView,
@@ -258,7 +227,7 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
         "m": m,
         "message": None,
         "invite_url": None,
-        "board_template": _board_template(m.game),
+        "board_template": board_template(m.game),
         "view": m.view,
         "seat": m.viewer_seat,
         "legal": m.legal,
@@ -266,6 +235,7 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
         "replay": False,
         "t": ui_text(m.game, locale),
         "log_html": log_items(m.log, locale, {s.seat: s.name for s in m.seats if s.name}),
+        "result": match_result(m),
     }
 
 
@@ -312,18 +282,6 @@ def log_items(
     )
 
 
-def replay_board_context(rv: ReplayView, locale: str) -> dict[str, Any]:
-    return {
-        "board_template": _board_template(rv.game),
-        "view": rv.view,
-        "seat": rv.viewer_seat,
-        "legal": [],
-        "players": [],
-        "replay": True,
-        "t": ui_text(rv.game, locale),
-    }
-
-
 def ui_text(slug: str, locale: str) -> Any:
     try:
         texts = get_game(slug).ui_text
@@ -336,28 +294,31 @@ def ui_text(slug: str, locale: str) -> Any:
     return t
 
 
-async def _invite_url(db: SessionDep, base_url: str, m: MatchView, user: UserOut | None) -> str | None:
+async def _invite_url(
+    db: SessionDep, request: Request, settings: Settings, m: MatchView, user: UserOut | None
+) -> str | None:
     """The invitation link, for members of a match that still has open seats."""
     if m.status != "open" or user is None:
         return None
     summary = await lobby.get_summary(db, match_id=m.id, viewer_id=user.id)
-    return f"{base_url}/invite/{summary.invite_token}" if summary.invite_token else None
+    site = public_url(request, settings.base_url)
+    return f"{site}/invite/{summary.invite_token}" if summary.invite_token else None
 
 
 def _result_area(request: Request, result: MoveResult, locale: str, user: UserOut) -> Response:
     return area(request, result.match, locale, user)
 
 
-def _board_template(slug: str) -> str | None:
+def board_template(slug: str) -> str | None:
     name = f"games/{slug}/board.html"
     return name if (TEMPLATE_DIR / name).is_file() else None
 
 
-def _static_if_present(slug: str, filename: str) -> str | None:
+def static_if_present(slug: str, filename: str) -> str | None:
     return f"/static/games/{slug}/{filename}" if (STATIC_DIR / "games" / slug / filename).is_file() else None
 
 
-def _title(slug: str, locale: str) -> str:
+def game_title_in(slug: str, locale: str) -> str:
     try:
         title = get_game(slug).info.title
     except UnknownGame:

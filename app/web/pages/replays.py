@@ -1,0 +1,93 @@
+"""The replay page and its frame: step through a match, the board swapped without a page load.
+
+``/matches/{id}/replay?step=N`` is the whole page (and the link to share); with scripts the
+page fetches ``/matches/{id}/replay/frame?step=N`` (the board, the step's lines and the log)
+and swaps it in, so stepping, the slider and autoplay never reload the page.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel.numbers import format_decimal
+from fastapi import APIRouter, Request
+from starlette.responses import Response
+
+from app.services import replays
+from app.services.schemas import ReplayView, UserOut
+from app.web.deps import CsrfChecked, Locale, OptionalUser, SessionDep
+from app.web.pages.common import page
+from app.web.pages.matches import board_template, game_title_in, log_items, static_if_present, ui_text
+
+router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+
+LAST_STEP = 1 << 30
+"""No step asked for: the service clamps this to the last step."""
+SPEEDS = (0.5, 1.0, 2.0, 4.0)
+"""Autoplay's seconds per step."""
+
+
+@router.get("/matches/{match_id}/replay")
+async def replay_page(
+    request: Request,
+    db: SessionDep,
+    user: OptionalUser,
+    locale: Locale,
+    match_id: int,
+    step: int | None = None,
+) -> Response:
+    rv = await _replay(db, user, locale, match_id, step)
+    return page(
+        request,
+        "match/replay.html",
+        locale=locale,
+        user=user,
+        game_title=game_title_in(rv.game, locale),
+        game_css=static_if_present(rv.game, "board.css"),
+        game_js=static_if_present(rv.game, "board.js"),
+        speeds=[(s, format_decimal(s, locale=locale)) for s in SPEEDS],
+        **frame_context(rv, locale),
+    )
+
+
+@router.get("/matches/{match_id}/replay/frame")
+async def replay_frame(
+    request: Request,
+    db: SessionDep,
+    user: OptionalUser,
+    locale: Locale,
+    match_id: int,
+    step: int | None = None,
+) -> Response:
+    """One step's board, lines and log: what the page swaps in when stepping."""
+    rv = await _replay(db, user, locale, match_id, step)
+    return page(request, "match/_replay_frame.html", locale=locale, user=user, **frame_context(rv, locale))
+
+
+def frame_context(rv: ReplayView, locale: str) -> dict[str, Any]:
+    """The frame's context, including the board partial contract (templates/games/README.md)."""
+    names = {s.seat: s.name for s in rv.seats if s.name}
+    return {
+        "rv": rv,
+        "board_template": board_template(rv.game),
+        "view": rv.view,
+        "seat": rv.viewer_seat,
+        "legal": [],
+        "players": [{"seat": s.seat, "name": s.name or ""} for s in rv.seats],
+        "replay": True,
+        "t": ui_text(rv.game, locale),
+        "actor": names.get(rv.seat) if rv.seat is not None else None,
+        # In the order they happened (log_items lays lines out newest first).
+        "step_html": log_items(rv.step_log[::-1], locale, names) if rv.step_log else None,
+        "log_html": log_items(rv.log, locale, names),
+    }
+
+
+async def _replay(
+    db: SessionDep, user: UserOut | None, locale: str, match_id: int, step: int | None
+) -> ReplayView:
+    # No step means the end of the match; a negative one the setup.
+    wanted = LAST_STEP if step is None else max(0, step)
+    return await replays.replay(
+        db, match_id=match_id, viewer_id=user.id if user else None, step=wanted, locale=locale
+    )

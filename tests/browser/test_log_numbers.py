@@ -1,0 +1,87 @@
+"""Issue 13.4: log numbers keep all their digits (entries 256, 432 and 1472 showed as "56.",
+"32.", "72.": the markers stood in a padding too narrow for them and the scrolling list clipped
+them)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.pages import VIEWPORTS, api_client, register, start_toy_match
+from tests.support.client import request_id
+from tests.support.server import Server
+
+pytestmark = pytest.mark.browser
+TIMEOUT_MS = 20_000
+LINES = 1_050
+"""More than a thousand numbered lines: four-digit numbers."""
+
+# The widest marker of the list as Chromium lays it out, against the room the list leaves for
+# markers on its left (the list scrolls, so whatever sticks out further is cut off).
+MARKER_ROOM = """(list) => {
+    const items = list.querySelectorAll(":scope > li");
+    // A reversed list without a start counts down from its length; the widest number is the largest.
+    const first = list.hasAttribute("start") ? list.start : (list.reversed ? items.length : 1);
+    const number = list.reversed ? first : first + items.length - 1;
+    const marker = getComputedStyle(items[0], "::marker");
+    const ctx = document.createElement("canvas").getContext("2d");
+    ctx.font = `${marker.fontStyle} ${marker.fontWeight} ${marker.fontSize} ${marker.fontFamily}`;
+    return {
+        number,
+        width: ctx.measureText(`${number}. `).width,
+        room: items[0].getBoundingClientRect().left - list.getBoundingClientRect().left,
+    };
+}"""
+
+
+@pytest.fixture(scope="module")
+def long_match(server: Server, browser: Any) -> Iterator[tuple[str, int]]:
+    """A toy match whose players have passed (confirmed) hundreds of times: a log of 1,000+ lines."""
+    context = browser.new_context()
+    page = context.new_page()
+    alice, bob = register(page, server.base_url), register(page, server.base_url)
+    context.close()
+    match_id = start_toy_match(server.base_url, alice, bob)
+    players = [api_client(server.base_url, alice)[0], api_client(server.base_url, bob)[0]]
+    try:
+        shown = 0
+        while shown < LINES:
+            for seat, client in enumerate(players):
+                view = client.get(f"/api/matches/{match_id}").json()
+                answer = client.post(
+                    f"/api/matches/{match_id}/confirm",
+                    json={"expected_version": view["version"], "request_id": request_id()},
+                )
+                assert answer.status_code == 200, answer.text
+                if seat == 0:
+                    shown = len(answer.json()["match"]["log"])
+    finally:
+        for client in players:
+            client.close()
+    yield alice, match_id
+
+
+@VIEWPORTS
+def test_four_digit_log_numbers_show_whole(
+    server: Server, browser: Any, long_match: tuple[str, int], viewport: Any
+) -> None:
+    alice, match_id = long_match
+    context = browser.new_context(locale="en-US", viewport=viewport)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{server.base_url}/login")
+        page.fill("input[name=name]", alice)
+        page.fill("input[name=password]", "correct horse battery")
+        page.click("form[action='/login'] button[type=submit]")
+        page.wait_for_url(f"{server.base_url}/")
+        page.goto(f"{server.base_url}/matches/{match_id}")
+        page.locator("#match-area .log-list li").first.wait_for()
+        # Looked up and measured in one go: the live area may be swapped in at any moment.
+        measured = page.evaluate(f"({MARKER_ROOM})(document.querySelector('#match-area .log-list'))")
+        assert measured["number"] >= 1000
+        assert measured["width"] <= measured["room"], measured
+    finally:
+        context.close()

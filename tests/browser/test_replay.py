@@ -1,0 +1,107 @@
+"""Issue 13.9: the replay steps without page loads (buttons, the slider keeps its focus, keys,
+autoplay), each step reads as the log reads, the address is a link to the step; no key hint
+on a phone."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser.pages import PHONE, VIEWPORTS, api_client, register
+from tests.support.client import request_id
+from tests.support.server import Server
+
+pytestmark = pytest.mark.browser
+TIMEOUT_MS = 10_000
+DECISIONS = 14
+
+
+def _draco_match(base: str, alice: str, bob: str) -> int:
+    """A two-player Draco match a few turns in (first cards played, turns confirmed)."""
+    players = {alice: api_client(base, alice)[0], bob: api_client(base, bob)[0]}
+    try:
+        created = players[alice].post(
+            "/api/matches", json={"game": "draco", "seats": 2, "invite": [bob], "fixed_order": True}
+        )
+        assert created.status_code == 201, created.text
+        match_id = int(created.json()["id"])
+        assert players[bob].post(f"/api/matches/{match_id}/join", json={}).status_code == 204
+        for _ in range(DECISIONS):
+            for client in players.values():
+                view = client.get(f"/api/matches/{match_id}").json()
+                if not view["legal"]:
+                    continue
+                plays = [m for m in view["legal"] if m != "confirm"]
+                move = (
+                    "confirm" if "confirm" in view["legal"] and (view["can_undo"] or not plays) else plays[0]
+                )
+                path, body = ("confirm", {}) if move == "confirm" else ("moves", {"move": move})
+                answer = client.post(
+                    f"/api/matches/{match_id}/{path}",
+                    json={**body, "expected_version": view["version"], "request_id": request_id()},
+                )
+                assert answer.status_code == 200, answer.text
+        return match_id
+    finally:
+        for client in players.values():
+            client.close()
+
+
+@VIEWPORTS
+def test_the_replay_steps_without_page_loads(server: Server, browser: Any, viewport: Any) -> None:
+    from playwright.sync_api import expect
+
+    base = server.base_url
+    context = browser.new_context(locale="en-US", viewport=viewport)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        bob = register(page, base)
+        page.context.clear_cookies()
+        alice = register(page, base)
+        match_id = _draco_match(base, alice, bob)
+        steps = page.request.get(f"{base}/api/matches/{match_id}/replay/0").json()["steps"]
+        assert steps >= 6
+
+        # A link to a step shows that step.
+        page.goto(f"{base}/matches/{match_id}/replay?step=2")
+        count = page.locator("[data-replay-count]")
+        expect(count).to_have_text(f"Step 2 of {steps}")
+        # The step reads as the log reads: the player's name and words, no move notation.
+        heading = page.locator("#step-heading")
+        expect(heading).to_contain_text(re.compile(f"Step 2: ({alice}|{bob})"))
+        lines = page.locator(".step-lines").inner_text()
+        assert (alice in lines or bob in lines) and not re.search(r"\b(play|mount|discard|confirm):", lines)
+        assert "confirm" not in page.locator(".replay-step").inner_text()
+
+        page.evaluate("window.__notReloaded = true")
+        page.locator("[data-replay=next]").click()
+        expect(count).to_have_text(f"Step 3 of {steps}")
+        expect(page).to_have_url(re.compile(rf"/matches/{match_id}/replay\?step=3$"))
+
+        # The slider steps with the arrow keys and keeps the focus.
+        slider = page.locator("#replay-step")
+        slider.focus()
+        page.keyboard.press("ArrowRight")
+        expect(count).to_have_text(f"Step 4 of {steps}")
+        expect(slider).to_be_focused()
+        expect(slider).to_have_value("4")
+        expect(page).to_have_url(re.compile(r"\?step=4$"))
+
+        # Autoplay at the fastest speed runs on to the end by itself.
+        page.locator("[data-replay-speed]").select_option("0.5")
+        page.locator("[data-replay-play]").click()
+        expect(count).to_have_text(f"Step {steps} of {steps}", timeout=steps * 2_000)
+        expect(page.locator("[data-replay-play]")).to_have_attribute("aria-pressed", "false")
+        assert page.evaluate("window.__notReloaded === true")  # all of it without a page load
+
+        # The address now links to the last step; the keys hint is for keyboards, not phones.
+        page.reload()
+        expect(count).to_have_text(f"Step {steps} of {steps}")
+        expect(page.locator(".replay-keys")).to_be_hidden() if viewport == PHONE else expect(
+            page.locator(".replay-keys")
+        ).to_be_visible()
+    finally:
+        context.close()
