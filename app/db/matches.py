@@ -30,6 +30,15 @@ class MatchStatus:
     CANCELLED = "cancelled"
 
 
+VERSION_SPAN = 1000
+"""Versions a turn's pending decisions and undos can use before the next public change."""
+
+
+def public_version(committed_version: int) -> int:
+    """The version everybody but the acting seat sees."""
+    return committed_version * VERSION_SPAN
+
+
 class Match(Base):
     __tablename__ = "matches"
 
@@ -42,11 +51,13 @@ class Match(Base):
     seed: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
     """The secret match seed; never leaves the services layer."""
     version: Mapped[int] = mapped_column(Integer, default=0)
-    """Optimistic lock: every change is ``UPDATE ... WHERE version = :seen``."""
+    """Optimistic lock: every change is ``UPDATE ... WHERE version = :seen``. It is
+    ``committed_version * VERSION_SPAN`` plus the pending decisions and undos since then."""
     committed_version: Mapped[int] = mapped_column(Integer, default=0)
-    """The version of the last change everybody may know about. Pending decisions and undos
-    bump ``version`` only: seats other than the acting one see this number instead, so
-    watching the version does not reveal the acting player's private trial and error."""
+    """Counts the changes everybody may know about (+1 each). Seats other than the acting one
+    see ``committed_version * VERSION_SPAN`` as the match's version, the acting seat sees
+    ``version``: so nobody else can tell, now or after the commit, how much the acting seat
+    tried and undid, and every seat's version only ever grows."""
     state: Mapped[str | None] = mapped_column(Text, nullable=True)
     """The committed state as the game's position string (hidden parts included)."""
     rng_counter: Mapped[int] = mapped_column(Integer, default=0)

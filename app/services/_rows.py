@@ -9,9 +9,10 @@ from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
+from app.db.matches import VERSION_SPAN, public_version
 from app.db.models import Match, MatchSeat, User
 from app.engine.registry import UnknownGame, get_game
-from app.services.errors import NotFound
+from app.services.errors import InvalidInput, NotFound
 from app.services.schemas import MatchStatusName, MatchSummary, SeatOut
 
 MAX_ID = 2**31 - 1
@@ -130,27 +131,31 @@ def is_member(seats: Sequence[MatchSeat], user_id: int | None) -> bool:
 async def bump_version(
     db: AsyncSession, match: Match, seen: int, *, pending_only: bool = False, **values: Any
 ) -> bool:
-    """``UPDATE matches SET ..., version = version + 1 WHERE id = :id AND version = :seen``.
+    """``UPDATE matches SET ..., version = <next> WHERE id = :id AND version = :seen``.
 
     False when another transaction changed the match first. On success the loaded ``match``
     shows the new values without being marked dirty. ``pending_only`` marks a change only
-    the acting seat may notice (a pending decision, an undo): ``committed_version`` stays.
-    A change that rewrites ``pending`` (a commit, a match ending) makes the two versions meet
-    (``seen + 1``: no viewer sees its version go back); any other change (a draw offer, a
-    vote) moves ``committed_version`` on by one, as ``seen + 1`` would publish how many
-    pending decisions another seat holds.
+    the acting seat may notice (a pending decision, an undo): ``version`` + 1. Any other
+    change moves ``committed_version`` on by one and ``version`` to its span; one that keeps
+    the pending decisions (a draw offer, a vote) keeps their count in ``version``.
     """
-    if not pending_only:
-        values["committed_version"] = seen + 1 if "pending" in values else match.committed_version + 1
+    if pending_only:
+        if seen % VERSION_SPAN == VERSION_SPAN - 1:
+            raise InvalidInput("too many decisions and undos in one turn: confirm or undo first")
+        version = seen + 1
+    else:
+        committed = match.committed_version + 1
+        values["committed_version"] = committed
+        version = public_version(committed) + (0 if "pending" in values else seen % VERSION_SPAN)
     result = await db.execute(
         update(Match)
         .where(Match.id == match.id, Match.version == seen)
-        .values(version=Match.version + 1, **values)
+        .values(version=version, **values)
         .execution_options(synchronize_session=False)
     )
     if cast(Any, result).rowcount != 1:
         return False
-    for key, value in {**values, "version": seen + 1}.items():
+    for key, value in {**values, "version": version}.items():
         set_committed_value(match, key, value)
     return True
 

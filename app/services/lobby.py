@@ -426,7 +426,7 @@ async def _start(db: AsyncSession, match: Match, seats: list[MatchSeat], *, seen
 
 
 async def _nudge_members(match: Match, seats: Sequence[MatchSeat], also: Sequence[int] = ()) -> None:
-    await live.publish_match(match.id, match.version)
+    await live.publish_match(match.id, match.committed_version)
     users = {i for s in seats for i in (s.user_id, s.reserved_for) if i is not None} | set(also)
     for user_id in sorted(users):
         await live.publish_user(user_id)

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.matches import VERSION_SPAN
 from app.db.models import LoggedMove, Match, MoveRequest
 from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.types import utcnow
@@ -114,12 +115,44 @@ async def test_pending_move_then_undo(db: AsyncSession, make_user: MakeUser) -> 
         )
 
 
+async def test_nobody_can_count_the_trial_and_error_of_a_turn_after_it(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    """A commit moves everybody's version on by one span, however many pending decisions and
+    undos came before it (issue 11.2: once committed, the turn must not tell its undos)."""
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    seen = []
+    for tries in (0, 5):
+        before = await _view(db, match_id, bob)
+        mine = await _view(db, match_id, alice if before.to_act == [0] else bob)
+        actor = alice if before.to_act == [0] else bob
+        version = mine.version
+        for _ in range(tries):
+            version = (await _move(db, match_id, actor, mine.legal[0], version)).version
+            version = (
+                await play.undo_move(
+                    db,
+                    match_id=match_id,
+                    user_id=actor.id,
+                    expected_version=version,
+                    request_id=new_request_id(),
+                    locale="en",
+                )
+            ).version
+        done = await _confirm(db, match_id, actor, version)
+        after = await _view(db, match_id, bob)
+        spectator = await _view(db, match_id, None)
+        seen.append((after.version - before.version, spectator.version - before.version))
+        assert done.version == after.version == spectator.version
+    assert seen == [(VERSION_SPAN, VERSION_SPAN)] * 2
+
+
 async def test_confirm_commits_pending_and_passes_the_turn(db: AsyncSession, make_user: MakeUser) -> None:
     match_id, alice, bob = await _two_player_match(db, make_user)
     start = await _view(db, match_id, alice)
     played = await _move(db, match_id, alice, start.legal[0], start.version)
     done = await _confirm(db, match_id, alice, played.version)
-    assert done.committed and done.version == played.version + 1
+    assert done.committed and done.version == start.version + VERSION_SPAN
     assert done.match.to_act == [1] and not done.match.can_undo and done.match.legal == []
     assert len(done.match.view["hand"]) == 3
     assert await _log_count(db, match_id) == 2  # the play and the confirm

@@ -24,6 +24,7 @@ from typing import Any, TypeVar
 import asyncpg  # type: ignore[import-untyped]
 import orjson
 
+from app.db.matches import VERSION_SPAN
 from app.db.store.records import (
     YOUR_TURN,
     Answered,
@@ -92,7 +93,8 @@ SELECT version FROM m
 # $24-$26 the final standings
 WRITE_COMMIT = f"""
 WITH m AS (
-    UPDATE matches SET version = version + 1, committed_version = version + 1, pending = $5::json,
+    UPDATE matches SET version = (committed_version + 1) * {VERSION_SPAN},
+           committed_version = committed_version + 1, pending = $5::json,
            state = $9, rng_counter = $10, to_act = $11::json, status = $12, result = $13::json,
            turn_started_at = coalesce($14, turn_started_at), finished_at = coalesce($15, finished_at),
            updated_at = $7

@@ -15,6 +15,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.async_play import MatchControl, Notification, UserSettings
+from app.db.matches import VERSION_SPAN
 from app.db.models import LoggedMove, Match, MatchSeat, MoveRequest, User
 from app.db.store.records import (
     YOUR_TURN,
@@ -102,9 +103,9 @@ class SqliteStore:
     async def write(self, w: DecisionWrite) -> WriteOutcome:
         async with self._engine.connect() as conn:
             applied = await self._apply(conn, w)
-            if applied:
+            if applied is not None:
                 await conn.commit()
-                return Applied(w.seen + 1)
+                return Applied(applied)
             await conn.rollback()
             used = await _answer(conn, w.match_id, w.request_id)
             if used is not None:
@@ -116,13 +117,15 @@ class SqliteStore:
         async with self._engine.connect() as conn:
             return await _answer(conn, match_id, request_id)
 
-    async def _apply(self, conn: AsyncConnection, w: DecisionWrite) -> bool:
+    async def _apply(self, conn: AsyncConnection, w: DecisionWrite) -> int | None:
+        """The match's new version, or None when nothing was written."""
         used = exists().where(_requests.c.match_id == w.match_id, _requests.c.request_id == w.request_id)
         values: dict[str, Any] = {"version": _matches.c.version + 1, "pending": w.pending}
         c = w.commit
         if c is not None:
             values |= {
-                "committed_version": _matches.c.version + 1,
+                "version": (_matches.c.committed_version + 1) * VERSION_SPAN,
+                "committed_version": _matches.c.committed_version + 1,
                 "state": c.state,
                 "rng_counter": c.rng_counter,
                 "to_act": list(c.to_act),
@@ -136,6 +139,7 @@ class SqliteStore:
                 values["finished_at"] = c.finished_at
         changed = await conn.execute(
             update(_matches)
+            .returning(_matches.c.version)
             .where(
                 _matches.c.id == w.match_id,
                 _matches.c.version == w.seen,
@@ -144,8 +148,9 @@ class SqliteStore:
             )
             .values(**values)
         )
-        if changed.rowcount != 1:
-            return False
+        version: int | None = changed.scalar()
+        if version is None:
+            return None
         await conn.execute(
             insert(_requests).values(
                 match_id=w.match_id,
@@ -156,7 +161,7 @@ class SqliteStore:
             )
         )
         if c is None:
-            return True
+            return version
         if c.log:
             await conn.execute(
                 insert(_moves),
@@ -215,7 +220,7 @@ class SqliteStore:
                     for user_id, kind, period in c.notices
                 ],
             )
-        return True
+        return version
 
 
 def _match_row(found: Any, seats: Any, resigned: list[int] | None) -> MatchRow:

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.matches import VERSION_SPAN, public_version
 from app.db.models import MatchStatus
 from app.db.store import store_of
 from app.db.store.records import (
@@ -247,18 +248,19 @@ def _plan(
     game = loaded.game
     assert game is not None
     row, now = loaded.row, utcnow()
-    version = row.version + 1
     pending = pending_json(new_turn.pending)
     new_rows: list[LoggedRow] = []
     commit: Commit | None = None
     nudges: list[Nudge] = []
-    new_row = replace(row, version=version, pending=pending)
     if committed:
+        public = row.committed_version + 1
         new_rows = logged(loaded.last_seq + 1, committed)
         commit = _commit(game, row, new_turn, new_rows, now)
         new_row = replace(
-            new_row,
-            committed_version=version,
+            row,
+            version=public_version(public),
+            pending=pending,
+            committed_version=public,
             state=commit.state,
             rng_counter=commit.rng_counter,
             to_act=commit.to_act,
@@ -267,10 +269,14 @@ def _plan(
             turn_started_at=commit.turn_started_at or row.turn_started_at,
             seats=_with_standings(row, commit),
         )
-        nudges.append(Nudge("match", row.id, version, loaded.last_seq))
+        nudges.append(Nudge("match", row.id, public, loaded.last_seq))
         turn_moved = commit.to_act != row.to_act
         players = {s.user_id for s in row.seats if s.user_id is not None} if turn_moved else {user_id}
         nudges += [Nudge("user", u) for u in sorted(players)]
+    else:
+        if row.version % VERSION_SPAN == VERSION_SPAN - 1:
+            raise InvalidInput("too many decisions and undos in one turn: confirm or undo first")
+        new_row = replace(row, version=row.version + 1, pending=pending)
     after = kept.advanced(loaded, new_row, new_turn, None, new_rows)
     view = match_view(after, seat, locale, log_after=log_after)
     answer = MoveResult.model_construct(version=view.version, committed=bool(committed), match=view)

@@ -13,6 +13,7 @@ from typing import Any, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.matches import public_version
 from app.db.models import MatchStatus
 from app.db.store import store_of
 from app.db.store.records import SeatRow
@@ -76,7 +77,7 @@ def match_view(
         "game": row.game,
         "status": cast(MatchStatusName, row.status),
         # Only the acting seat learns about its own pending decisions and undos.
-        "version": row.version if acting else row.committed_version,
+        "version": row.version if acting else public_version(row.committed_version),
         "options": dict(row.options),
         "seats": seat_outs(row.seats),
         "viewer_seat": viewer_seat,

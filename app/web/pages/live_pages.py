@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.matches import public_version
 from app.services import conclusions
 from app.services.errors import NotFound
 from app.services.play import loaded as kept
@@ -37,7 +38,7 @@ async def versions(db: AsyncSession, match_ids: Sequence[int], user: UserOut | N
             continue
         seat = loaded.seat_of(user.id if user else None)
         acting = seat is not None and seat in loaded.row.to_act
-        seen[str(match_id)] = loaded.row.version if acting else loaded.row.committed_version
+        seen[str(match_id)] = loaded.row.version if acting else public_version(loaded.row.committed_version)
     return seen
 
 
