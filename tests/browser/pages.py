@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import httpx
@@ -65,26 +64,6 @@ def log_in(context: Any, base_url: str, name: str, locale: str = "en") -> None:
     csrf = answer.json()["csrf_token"]
     switched = request.post(f"{base_url}/locale", form={"locale": locale, "csrf_token": csrf, "next": "/"})
     assert switched.ok, switched.text()
-
-
-COUNT_AREA_SWAPS = """
-window.__areaSwaps = 0;
-document.addEventListener("htmx:afterSettle", function (event) {
-  if (event.target && event.target.id === "match-live") { window.__areaSwaps += 1; }
-});
-"""
-"""An init script: counts the live refreshes of a match page's area."""
-
-
-def settled(page: Any, wait_ms: int = 2_000) -> None:
-    """Let the refresh a match page makes when its live stream opens land (up to ``wait_ms``),
-    so that measurements are not taken from a board about to be replaced."""
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
-    if not page.locator("[sse-connect]").count():
-        return
-    with contextlib.suppress(PlaywrightTimeout):  # no refresh on opening: the first board stays
-        page.wait_for_function("() => window.__areaSwaps > 0", timeout=wait_ms)
 
 
 DESKTOP = {"width": 1366, "height": 900}

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import COUNT_AREA_SWAPS, log_in, settled
+from tests.browser.pages import log_in
 from tests.browser.studio import Studio, User
 from tests.support.server import Server
 
@@ -71,11 +71,9 @@ def open_page(browser: Any, server: Server) -> Iterator[Any]:
         contexts.append(context)
         if user is not None:
             log_in(context, server.base_url, user.name)
-        context.add_init_script(COUNT_AREA_SWAPS)
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(f"{server.base_url}{path}")
-        settled(page)
         page.wait_for_selector("#board svg")
         return page
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import COUNT_AREA_SWAPS, log_in, settled
+from tests.browser.pages import log_in
 from tests.browser.studio import Studio, User
 from tests.support.server import Server
 
@@ -93,11 +93,9 @@ def open_page(browser: Any, server: Server) -> Iterator[Any]:
         contexts.append(context)
         if user is not None:
             log_in(context, server.base_url, user.name)
-        context.add_init_script(COUNT_AREA_SWAPS)
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(f"{server.base_url}{path}")
-        settled(page)
         page.wait_for_selector("svg.draco-board")
         return page
 
@@ -152,7 +150,7 @@ def test_hovering_a_card_shows_where_its_dragon_lands(table: Table, open_page: A
     card = page.locator(".draco-cards .dcard.play").first
     move = str(card.get_attribute("data-move"))
     ring = page.locator(f".draco .target[data-move='{move}']")
-    trail = ring.locator(".target-trail")
+    trail = page.locator(f".draco [data-trail='{move}']")
     assert trail.evaluate("el => getComputedStyle(el).visibility") == "hidden"
     card.hover()
     assert "preview" in str(ring.get_attribute("class"))
@@ -202,7 +200,6 @@ def test_cards_drawn_at_confirm_are_new_for_their_owner_only(
     else:
         assert owner.locator(".dcard.new").count() == 0, "a scoring play draws nothing"
     other.reload()
-    settled(other)
     assert other.locator(".dcard.new").count() == 0
     spectator.reload()
     assert spectator.locator(".draco-hand, .draco-cards, .dcard").count() == 0

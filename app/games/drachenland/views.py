@@ -158,6 +158,7 @@ def view(state: State, seat: Seat | None) -> JSON:
         "phase": turn.phase.value,
         "start_round": state.in_start_round,
         "start_steps": START_STEPS[state.players][state.turns] if state.in_start_round else None,
+        "start_exact": state.rules >= 2,
         "dice": list(turn.dice) if turn.dice is not None else None,
         "dice_used": list(turn.dice_used),
         "die": None if turn.die is None else "ab"[turn.die],

@@ -188,9 +188,10 @@ def _around(k: int, count: int, ring: int, dy: int = 0) -> tuple[int, int]:
 
 
 def _badge(r: int) -> list[int]:
-    """The rider's seat badge: on the token's lower edge, below its letters (the space's value
-    is at the top of its circle)."""
-    return [0, r, max(9, round(0.42 * r))]
+    """The rider's seat badge: on the token's lower edge, clear below its letters (which end
+    about 0.46 r below the centre; the space's value is at the top of its circle)."""
+    size = max(11, round(0.46 * r))
+    return [0, max(r, round(0.46 * r) + size + 1), size]
 
 
 _TARGET_PLACES: dict[int, tuple[tuple[int, int, int], ...]] = {

@@ -153,7 +153,7 @@ _LINES: Mapping[str, Mapping[str, str]] = {
         "dwarf_placed": "{Dwarf} was placed on {hex}",
         "turn_ended": "{Role} ended the turn",
         "dragon_skipped": "The dragon has no cards left and misses the turn",
-        "drew": "{Role} drew {count_n} and now holds {hand_n}",
+        "drew": "{Role} drew {count_n} ({hand_n} in hand)",
         "discarded": "{Role} discarded {card} ({card_text}) for the hand limit",
         "card_wasted": "{Role} played {card} ({option}) without effect",
         "net_thrown": "The trapper threw the net over the dragon",

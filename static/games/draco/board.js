@@ -23,42 +23,42 @@
     }
   });
 
-  function cardOf(target) {
-    return target instanceof Element ? target.closest(".draco .dcard.play[data-move]") : null;
+  // A hand card or a target ring that plays a card.
+  function playOf(target) {
+    return target instanceof Element ? target.closest(".draco .dcard.play[data-move], .draco .target[data-move]") : null;
   }
 
-  function preview(card, on) {
-    var board = card.closest(".draco");
-    var move = card.getAttribute("data-move");
+  function preview(el, on) {
+    var board = el.closest(".draco");
+    var move = el.getAttribute("data-move");
     if (!board || !move) {
       return;
     }
     var dragon = move.split(":")[1];
-    board.querySelectorAll('.target[data-move="' + CSS.escape(move) + '"], .dragon-' + CSS.escape(dragon)).forEach(
-      function (el) {
-        el.classList.toggle("preview", on);
-      }
-    );
+    var which = '[data-move="' + CSS.escape(move) + '"].target, [data-trail="' + CSS.escape(move) + '"], .dragon-' + CSS.escape(dragon);
+    board.querySelectorAll(which).forEach(function (shown) {
+      shown.classList.toggle("preview", on);
+    });
   }
 
   ["mouseover", "focusin"].forEach(function (type) {
     document.addEventListener(type, function (event) {
-      var card = cardOf(event.target);
-      if (card) {
-        preview(card, true);
+      var el = playOf(event.target);
+      if (el) {
+        preview(el, true);
       }
     });
   });
   ["mouseout", "focusout"].forEach(function (type) {
     document.addEventListener(type, function (event) {
-      var card = cardOf(event.target);
-      if (!card || (event.relatedTarget instanceof Node && card.contains(event.relatedTarget))) {
+      var el = playOf(event.target);
+      if (!el || (event.relatedTarget instanceof Node && el.contains(event.relatedTarget))) {
         return;
       }
       // Hover and focus each show it: it goes when neither is left.
-      var still = type === "mouseout" ? document.activeElement === card : card.matches(":hover");
+      var still = type === "mouseout" ? document.activeElement === el : el.matches(":hover");
       if (!still) {
-        preview(card, false);
+        preview(el, false);
       }
     });
   });
