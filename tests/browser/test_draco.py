@@ -296,12 +296,14 @@ def test_three_players_play_draco_in_the_browser(server: Server, browser: Any) -
         )
         page.keyboard.press("ArrowRight")
         expect(page.locator(".step-count")).to_contain_text(f"Step 1 of {last}")
-        expect(page.locator(".replay-move")).to_contain_text(chosen)
+        # A step reads as the log reads (issue 13.9): words, not the move notation.
+        value = chosen.rsplit(":", 1)[1]
+        expect(page.locator(".replay-step")).to_contain_text(re.compile(rf"plays [A-Z][a-z ]+ {value}: the "))
         expect(page.locator(f".draco .dragon-{dragon}")).to_have_attribute(
             "aria-label", re.compile(rf"space {by_card[chosen]} ")
         )
         page.keyboard.press("ArrowRight")
-        expect(page.locator(".replay-move")).to_contain_text("mount:take")
+        expect(page.locator(".replay-step")).to_contain_text("takes the last-place dragon")
         expect(page.locator(".draco [data-move]")).to_have_count(0)
         assert [e for e in errors if "Content Security Policy" in e] == []
     finally:
