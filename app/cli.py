@@ -43,6 +43,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
     serve.add_argument("--no-migrate", action="store_true", help="skip the migration step")
+    serve.add_argument(
+        "--access-log", action="store_true", help="log every request (off: it costs ~2 %% of a worker's CPU)"
+    )
     serve.set_defaults(run=_serve)
 
     selfplay = commands.add_parser("selfplay", help="play random games and check every invariant")
@@ -90,6 +93,7 @@ def _serve(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         proxy_headers=True,
+        access_log=args.access_log,
     )
     return 0
 

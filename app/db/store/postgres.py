@@ -240,7 +240,9 @@ class PostgresStore:
         if self._pool is None:
             self._pool = await asyncpg.create_pool(
                 self._dsn,
-                min_size=1,
+                # No minimum: asyncpg would keep reconnecting one in the background (and log a
+                # traceback for each try) while PostgreSQL is down.
+                min_size=0,
                 max_size=self._pool_size,
                 init=_json_codec,
                 reset=_no_reset,
