@@ -12,8 +12,12 @@ import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.admin_cli import add_admin_parser
+
+if TYPE_CHECKING:
+    from app.engine.protocol import Game
 
 EXTRA_GAMES_ENV = "DRACHENHORT_EXTRA_GAMES"
 """Comma-separated modules that register extra games (a test server offers its toy game)."""
@@ -54,6 +58,12 @@ def _parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--games", type=int, default=100)
     selfplay.add_argument("--seed", type=int, default=0)
     selfplay.add_argument("--undo-every", type=int, default=0, help="undo a pending decision now and then")
+    selfplay.add_argument(
+        "--bots", help="bot levels, one per seat (random, easy, normal, strong), rotated from game to game"
+    )
+    selfplay.add_argument(
+        "--think-ms", type=float, help="strong's time per decision (normal gets a quarter); default 2000"
+    )
     selfplay.set_defaults(run=_selfplay)
 
     bench = commands.add_parser(
@@ -113,6 +123,8 @@ def _selfplay(args: argparse.Namespace) -> int:
     if not game.info.min_players <= args.players <= game.info.max_players:
         print(f"{game.slug} is for {game.info.min_players}-{game.info.max_players} players", file=sys.stderr)
         return 2
+    if args.bots is not None:
+        return _selfplay_bots(game, args)
     moves = 0
     scores: list[float] = []
     winners = [0] * args.players
@@ -145,6 +157,41 @@ def _selfplay(args: argparse.Namespace) -> int:
         "score_min": min(scores, default=None),
         "score_max": max(scores, default=None),
         "wins_by_seat": winners,
+    }
+    print(json.dumps(summary))
+    return 0
+
+
+def _selfplay_bots(game: Game, args: argparse.Namespace) -> int:
+    """``selfplay --bots``: bots of the given levels play each other, seats rotated per game."""
+    from app.bots import Level
+    from app.bots.arena import play_match, rotated
+    from app.bots.report import LevelTally
+
+    try:
+        levels = [Level(name.strip()) for name in args.bots.split(",")]
+    except ValueError:
+        print(f"--bots takes levels from {', '.join(Level)}", file=sys.stderr)
+        return 2
+    if len(levels) != args.players:
+        print(f"--bots names {len(levels)} levels for {args.players} seats", file=sys.stderr)
+        return 2
+    tally = LevelTally()
+    started = time.perf_counter()
+    for number in range(args.games):
+        result = play_match(game, rotated(levels, number), args.seed + number, think_ms=args.think_ms)
+        tally.add(result)
+    seconds = time.perf_counter() - started
+    summary = {
+        "game": game.slug,
+        "players": args.players,
+        "games": args.games,
+        "seed": args.seed,
+        "bots": [str(level) for level in levels],
+        "think_ms": args.think_ms,
+        "decisions": tally.decisions,
+        "seconds": round(seconds, 3),
+        "levels": tally.summary(),
     }
     print(json.dumps(summary))
     return 0

@@ -1,0 +1,99 @@
+"""Draco for the bots: sample the unseen cards, value a position by score and riding height.
+
+Unseen by a seat: the other hands, the draw pile and the cards under each pile's top. They
+are the 110 cards minus everything the seat sees (its hand, the top cards, the card in play),
+dealt at random into the places whose sizes the view shows.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any
+
+from app.bots.games import BotGame, margin_rewards
+from app.bots.observation import Observation
+from app.games.draco.board import ALL_CARDS, DRAGON_BY_ID, Card, track_for
+from app.games.draco.state import DracoState, Phase, Play
+
+_POSITION_WEIGHT = 0.25
+"""As in the greedy bot: the space under the own dragon is worth a quarter of a scored point."""
+_SCALE = 6.0
+"""A lead of this many points is worth about three to one."""
+
+
+def determinise(obs: Observation, rng: random.Random) -> DracoState:
+    view = obs.view
+    players = obs.players
+    positions = tuple(d["space"] for d in view["dragons"])
+    phase = Phase(view["phase"])
+    active: int = view["active"]
+    tops = [_card(p["top"]) for p in view["players"]]
+    hand = tuple(sorted(_card(c) for c in view["hand"] or ()))
+    drawn_own = tuple(sorted(_card(c) for c in view["hand"] or () if c["new"]))
+    unseen = Counter(ALL_CARDS)
+    unseen.subtract(hand)
+    unseen.subtract(tops)
+    play = None
+    bottom_known: Card | None = None
+    if view["play"] is not None:
+        p = view["play"]
+        card = _card(p)
+        play = Play(card, p["from"], p["to"], was_last=phase is Phase.MOUNT, scored=p["scored"])
+        if phase is Phase.MOUNT:
+            unseen[card] -= 1  # in nobody's hand or pile until the choice
+        elif tops[active] != card:
+            # Played under the active pile (ridden by another, or kept): its bottom card is known.
+            bottom_known = card
+            unseen[card] -= 1
+    pool = list(unseen.elements())
+    rng.shuffle(pool)
+    hands: list[tuple[Card, ...]] = []
+    piles: list[tuple[Card, ...]] = []
+    for seat, info in enumerate(view["players"]):
+        if seat == obs.seat:
+            hands.append(hand)
+        else:
+            hands.append(tuple(sorted(_take(pool, info["hand_size"]))))
+        below = info["pile_size"] - 1
+        known = (bottom_known,) if seat == active and bottom_known is not None else ()
+        piles.append((*known, *_take(pool, below - len(known)), tops[seat]))
+    deck = tuple(_take(pool, view["deck_size"]))
+    assert not pool, "the view's counts do not add up to 110 cards"
+    drawn: tuple[tuple[Card, ...], ...] = ()
+    if drawn_own:
+        drawn = tuple(drawn_own if s == obs.seat else () for s in range(players))
+    return DracoState(
+        players=players,
+        positions=positions,
+        hands=tuple(hands),
+        piles=tuple(piles),
+        deck=deck,
+        scores=tuple(p["score"] for p in view["players"]),
+        active=active,
+        phase=phase,
+        play=play,
+        drawn=drawn,
+    )
+
+
+def evaluate(state: DracoState) -> tuple[float, ...]:
+    track = track_for(state.players)
+    values = [
+        state.scores[seat] + _POSITION_WEIGHT * track[state.positions[state.rider_index(seat)]].value
+        for seat in range(state.players)
+    ]
+    return margin_rewards(values, _SCALE)
+
+
+BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=24)
+
+
+def _card(raw: dict[str, Any]) -> Card:
+    return Card.of(DRAGON_BY_ID[raw["dragon"]], int(raw["value"]))
+
+
+def _take(pool: list[Card], n: int) -> list[Card]:
+    taken = pool[len(pool) - n :] if n > 0 else []
+    del pool[len(pool) - len(taken) :]
+    return taken
