@@ -34,6 +34,8 @@ class Settings(BaseSettings):
     open for a burst."""
     move_pool_size: int = Field(default=10, ge=1, le=200)
     """The move path's own connections per process (PostgreSQL)."""
+    bot_think_ms: float | None = Field(default=None, gt=0, le=10_000)
+    """Override the bots' thinking time (strong's; normal gets a quarter). None: 2 s and 0.5 s."""
     base_url: str = ""
     """The public address (``https://games.example.org``). Empty: pages link to the address they
     are served on; mail, which has no request to follow, then links to ``LOCAL_URL``."""

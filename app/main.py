@@ -17,10 +17,11 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 import app.games  # noqa: F401 - importing registers every game
+from app.bots import shutdown_pool
 from app.config import LOCAL_URL, Settings, get_settings
 from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.store import store_for
-from app.services import clocks, sessions
+from app.services import bot_turns, clocks, sessions
 from app.services.live import Broker
 from app.web import errors
 from app.web.api import router as api_router
@@ -50,11 +51,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if settings.smtp_enabled and not settings.base_url:
             log.warning("mail is on but DRACHENHORT_BASE_URL is not set: mail links point to %s", LOCAL_URL)
         try:
-            async with clocks.running(app.state.sessionmaker, settings):
+            async with (
+                clocks.running(app.state.sessionmaker, settings),
+                bot_turns.running(app.state.sessionmaker, think_ms=settings.bot_think_ms),
+            ):
                 yield
         finally:
             await app.state.broker.stop()
             await dispose(engine)
+            shutdown_pool()
 
     app = FastAPI(
         title="Drachenhort",

@@ -23,6 +23,8 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(200))
     locale: Mapped[str] = mapped_column(String(8), default="en")
     is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    bot_level: Mapped[str | None] = mapped_column(String(16), nullable=True, default=None)
+    """A computer opponent's level (migration 0005 made them; they cannot log in), None: a person."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
 
 

@@ -80,7 +80,8 @@ async def register(
         raise NameTaken(f"the name {name!r} is already taken")
     if await db.scalar(select(User.id).where(User.name_skeleton == skeleton)) is not None:
         raise NameTaken("this name looks too much like a name that is taken")
-    is_first = await db.scalar(select(func.count()).select_from(User)) == 0
+    # The first person is the administrator (the bot users of migration 0005 do not count).
+    is_first = await db.scalar(select(func.count()).where(User.bot_level.is_(None))) == 0
     user = User(
         name=name,
         name_key=key,

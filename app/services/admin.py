@@ -56,6 +56,7 @@ async def list_users(db: AsyncSession, *, admin_id: int) -> list[AdminUserOut]:
     rows = await db.execute(
         select(User, UserSettings.disabled)
         .outerjoin(UserSettings, UserSettings.user_id == User.id)
+        .where(User.bot_level.is_(None))
         .order_by(User.name_key)
         .limit(USERS_LISTED)
     )

@@ -15,7 +15,7 @@ from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
 from app.engine.registry import UnknownGame, all_games, get_game
 from app.engine.rng import Rng, new_seed
-from app.services import live, names, notify
+from app.services import bot_turns, live, names, notify
 from app.services._db import use_case
 from app.services._rows import (
     bump_version,
@@ -71,8 +71,10 @@ async def create_match(
     options: Mapping[str, Any],
     invite: Sequence[str],
     fixed_order: bool,
+    bots: str | None = None,
 ) -> MatchSummary:
-    """Open a table: the creator sits, invited users get reserved seats, the rest stay open."""
+    """Open a table: the creator sits, invited users get reserved seats, the rest stay open
+    (or, with ``bots`` a level, go to computer opponents: "play against the computer")."""
     try:
         info = get_game(game).info
     except UnknownGame as error:
@@ -84,6 +86,7 @@ async def create_match(
     except IllegalMove as error:
         raise InvalidInput(error.reason) from None
     invited = await _invited_users(db, invite, creator_id=creator_id, free_seats=seats - 1)
+    bot_ids = await _bot_users(db, bots, seats - 1 - len(invited)) if bots else []
     now = utcnow()
     match = Match(
         game=game,
@@ -106,17 +109,64 @@ async def create_match(
     await db.flush()
     rows = [MatchSeat(match_id=match.id, seat=0, user_id=creator_id)]
     rows += [MatchSeat(match_id=match.id, seat=i, reserved_for=u.id) for i, u in enumerate(invited, start=1)]
+    rows += [MatchSeat(match_id=match.id, seat=i, user_id=b) for i, b in enumerate(bot_ids, start=len(rows))]
     rows += [MatchSeat(match_id=match.id, seat=i) for i in range(len(rows), seats)]
     db.add_all(rows)
     await db.flush()
     await notify.record(db, [u.id for u in invited], match.id, notify.INVITED, now)
-    if all(r.user_id is not None for r in rows):
+    started = all(r.user_id is not None for r in rows)
+    if started:
         await _start(db, match, rows, seen=match.version)
     await db.commit()
     out = summary(match, rows, await user_names(db, rows), creator_id)
     for user in invited:
         await live.publish_user(user.id)
+    if started:
+        bot_turns.after_start(match.id)
     return out
+
+
+@use_case
+async def add_bots(db: AsyncSession, *, match_id: int, user_id: int, level: str) -> MatchSummary:
+    """Give every open seat of a waiting table to a bot of ``level`` (its creator only); the
+    match starts when that fills the table (seats reserved for invited players stay theirs)."""
+    match = await load_match(db, match_id)
+    if match.created_by != user_id:
+        raise Forbidden("only the creator can seat computer opponents")
+    if match.status != MatchStatus.OPEN:
+        raise Conflict("this match is not open for players any more")
+    seats = (await load_seats(db, [match_id]))[match_id]
+    free = [s for s in seats if s.user_id is None and s.reserved_for is None]
+    if not free:
+        raise Conflict("there is no open seat at this table")
+    taken = {s.user_id for s in seats}
+    bot_ids = [b for b in await _bot_users(db, level, len(free) + len(taken)) if b not in taken][: len(free)]
+    if not await bump_version(db, match, match.version, updated_at=utcnow()):
+        await db.rollback()
+        raise Conflict(_CHANGED)
+    for seat, bot_id in zip(free, bot_ids, strict=True):
+        seat.user_id = bot_id
+    await db.flush()
+    started = all(s.user_id is not None for s in seats)
+    if started:
+        await _start(db, match, seats, seen=match.version)
+    await db.commit()
+    await _nudge_members(match, seats)
+    if started:
+        bot_turns.after_start(match.id)
+    return summary(match, seats, await user_names(db, seats), user_id)
+
+
+async def _bot_users(db: AsyncSession, level: str, count: int) -> list[int]:
+    """``count`` distinct bot users of ``level`` (migration 0005 made a few of each)."""
+    if level not in bot_turns.LEVELS:
+        raise InvalidInput(f"a computer opponent is {', '.join(bot_turns.LEVELS)}")
+    found = list(
+        await db.scalars(select(User.id).where(User.bot_level == level).order_by(User.id).limit(count))
+    )
+    if len(found) < count:
+        raise InvalidInput(f"a table has room for at most {len(found)} computer opponents of one level")
+    return found
 
 
 @use_case
@@ -145,10 +195,13 @@ async def join_match(
     free.user_id = user_id
     free.reserved_for = None
     await db.flush()
-    if all(s.user_id is not None for s in seats):
+    started = all(s.user_id is not None for s in seats)
+    if started:
         await _start(db, match, seats, seen=match.version)
     await db.commit()
     await _nudge_members(match, seats)
+    if started:
+        bot_turns.after_start(match.id)
     return summary(match, seats, await user_names(db, seats), user_id)
 
 
@@ -234,6 +287,7 @@ async def invite_suggestions(
             MatchSeat.match_id.in_(mine),
             User.id != user_id,
             User.id.not_in(disabled),
+            User.bot_level.is_(None),
             User.name_key.startswith(key, autoescape=True),
         )
         .group_by(User.id, User.name)
@@ -247,6 +301,7 @@ async def invite_suggestions(
             .where(
                 User.id != user_id,
                 User.id.not_in(disabled),
+                User.bot_level.is_(None),
                 User.name.not_in(names),
                 User.name_key.startswith(key, autoescape=True),
             )
@@ -380,7 +435,8 @@ async def _invited_users(
         raise InvalidInput(f"this table has room for {free_seats} invited players")
     if not keys:
         return []
-    found = {u.name_key: u for u in await db.scalars(select(User).where(User.name_key.in_(keys)))}
+    people = select(User).where(User.name_key.in_(keys), User.bot_level.is_(None))
+    found = {u.name_key: u for u in await db.scalars(people)}
     missing = [name.strip() for name, key in zip(invite, keys, strict=False) if key not in found]
     if missing:
         raise InvalidInput(f"there is no player called {missing[0]!r}")

@@ -57,6 +57,8 @@ async def rate_match(db: AsyncSession, match: Match, seats: Sequence[MatchSeat])
     if await db.scalar(select(func.count()).where(RatingChange.match_id == match.id)):
         return []
     ids = [u for u in users if u is not None]
+    if await db.scalar(select(func.count()).where(User.id.in_(ids), User.bot_level.is_not(None))):
+        return []  # a match with computer opponents rates nobody
     ranks: list[int] = [int(r) for r in match.result["ranks"]]
     rows = {
         r.user_id: r

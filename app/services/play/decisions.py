@@ -39,7 +39,7 @@ from app.engine.protocol import CONFIRM, Game, IllegalMove, InvalidMove, Move, S
 from app.engine.registry import get_game
 from app.engine.turn import Decision, Turn, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
-from app.services import live, ratings, results
+from app.services import bot_turns, live, ratings, results
 from app.services._db import use_case
 from app.services._rows import is_token
 from app.services.errors import (
@@ -143,6 +143,7 @@ async def _decide(
         if isinstance(outcome, Applied):
             kept.remember(store, plan.after)
             live.current_broker().deliver(plan.nudges)
+            bot_turns.after_commit(plan.after)
             if plan.after.row.status == MatchStatus.FINISHED:
                 # Ratings are their own transaction: the clock round rates any match a crash
                 # left unrated (rating is idempotent).

@@ -27,6 +27,13 @@ class CreateMatchIn(BaseModel):
     options: dict[str, Any] = Field(default_factory=dict)
     invite: list[str] = Field(default_factory=list, max_length=9)
     fixed_order: bool = False
+    bots: Literal["easy", "normal", "strong"] | None = Field(
+        default=None, description="Give the seats nobody is invited to computer opponents of this level"
+    )
+
+
+class BotsIn(BaseModel):
+    level: Literal["easy", "normal", "strong"]
 
 
 class JoinIn(BaseModel):
@@ -80,7 +87,14 @@ async def create_match(body: CreateMatchIn, db: SessionDep, user: CurrentUser) -
         options=body.options,
         invite=body.invite,
         fixed_order=body.fixed_order,
+        bots=body.bots,
     )
+
+
+@router.post("/matches/{match_id}/bots", responses=errors(401, 403, 404, 409, 422))
+async def add_bots(match_id: int, body: BotsIn, db: SessionDep, user: CurrentUser) -> MatchSummary:
+    """Give the table's open seats to computer opponents (its creator, before the start)."""
+    return await lobby.add_bots(db, match_id=match_id, user_id=user.id, level=body.level)
 
 
 @router.post("/matches/{match_id}/join", status_code=204, responses=errors(401, 403, 404, 409))

@@ -63,12 +63,25 @@ async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> R
         options=parse_options(games[game], form),
         invite=parse_names(", ".join(v for v in form.getlist("invite") if isinstance(v, str))),
         fixed_order=_one(form, "fixed_order") in ("1", "on", "true"),
+        bots=_one(form, "bots") or None,
     )
-    if days is not None:
+    if days is not None and summary.status == "open":  # a table of bots has started already
         await clocks.set_time_control(
             db, match_id=summary.id, user_id=user.id, days_per_move=days, policy=policy
         )
     return redirect(f"/matches/{summary.id}", request)
+
+
+@router.post("/matches/{match_id}/bots")
+async def add_bots(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    match_id: int,
+    level: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    await lobby.add_bots(db, match_id=match_id, user_id=user.id, level=level)
+    return redirect(f"/matches/{match_id}", request)
 
 
 @router.post("/matches/{match_id}/join")

@@ -1,0 +1,164 @@
+"""Bots at the table (issue 14): they move through the same door as people, after the commit
+that made it their turn, and a bot turn no process is playing is found again in the database."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.db.async_play import RatingChange
+from app.db.models import LoggedMove, MatchSeat, User
+from app.services import accounts, bot_turns, lobby, play
+from app.services.errors import BadCredentials, InvalidInput
+from app.services.schemas import UserOut
+from tests.conftest import MakeUser
+from tests.support.db import new_request_id
+
+
+async def _bot_ids(db: AsyncSession, match_id: int) -> set[int]:
+    rows = await db.execute(
+        select(MatchSeat.user_id)
+        .join(User, User.id == MatchSeat.user_id)
+        .where(MatchSeat.match_id == match_id, User.bot_level.is_not(None))
+    )
+    return {user_id for (user_id,) in rows.tuples()}
+
+
+async def _play_turn(db: AsyncSession, match_id: int, user: UserOut, chooser: random.Random) -> None:
+    """The person's whole turn: legal moves until the turn passes on (or the match ends)."""
+    for _ in range(50):
+        view = await play.get_match(db, match_id=match_id, viewer_id=user.id, locale="en")
+        if view.status != "active" or view.viewer_seat not in view.to_act:
+            return
+        if "confirm" in view.legal or not view.legal:
+            await play.confirm_turn(
+                db, match_id=match_id, user_id=user.id, expected_version=view.version,
+                request_id=new_request_id(), locale="en",
+            )  # fmt: skip
+            continue
+        await play.submit_move(
+            db, match_id=match_id, user_id=user.id, move=chooser.choice(view.legal),
+            expected_version=view.version, request_id=new_request_id(), locale="en",
+        )  # fmt: skip
+    raise AssertionError("the person's turn did not end")
+
+
+async def test_a_person_plays_draco_against_two_bots_to_the_end(
+    db: AsyncSession, sessionmaker: async_sessionmaker[AsyncSession], make_user: MakeUser
+) -> None:
+    alice = await make_user()
+    chooser = random.Random(14)
+    async with bot_turns.running(sessionmaker) as runner:
+        await runner.load_bots()
+        summary = await lobby.create_match(
+            db,
+            creator_id=alice.id,
+            game="draco",
+            seats=3,
+            options={},
+            invite=[],
+            fixed_order=False,
+            bots="easy",
+        )
+        assert summary.status == "active"  # "play against the computer" starts at once
+        bots = await _bot_ids(db, summary.id)
+        assert len(bots) == 2
+        for _ in range(200):
+            await runner.settle()  # the bots' turns, woken by the commit before
+            view = await play.get_match(db, match_id=summary.id, viewer_id=alice.id, locale="en")
+            if view.status != "active":
+                break
+            assert view.viewer_seat in view.to_act, "after the bots' turns it is the person's again"
+            await _play_turn(db, summary.id, alice, chooser)
+        else:
+            raise AssertionError("the match did not end")
+    assert view.status == "finished"
+    seats = await db.execute(select(LoggedMove.seat).where(LoggedMove.match_id == summary.id))
+    assert len({seat for (seat,) in seats.tuples()}) == 3, "all three seats moved"
+    # A match with computer opponents rates nobody.
+    rated = await db.scalar(select(func.count()).where(RatingChange.match_id == summary.id))
+    assert rated == 0
+
+
+async def test_a_bot_turn_nobody_plays_is_found_again_and_taken_once(
+    db: AsyncSession, sessionmaker: async_sessionmaker[AsyncSession], make_user: MakeUser
+) -> None:
+    alice = await make_user()
+    # No runner: the worker that should play the bot's turns has died.
+    assert bot_turns.current() is None
+    summary = await lobby.create_match(
+        db,
+        creator_id=alice.id,
+        game="felsental",
+        seats=2,
+        options={},
+        invite=[],
+        fixed_order=True,
+        bots="easy",
+    )
+    await _play_turn(db, summary.id, alice, random.Random(1))
+    view = await play.get_match(db, match_id=summary.id, viewer_id=alice.id, locale="en")
+    assert view.viewer_seat not in view.to_act  # the bot's turn waits
+    before = await db.scalar(select(func.count()).where(LoggedMove.match_id == summary.id))
+
+    # Two processes come up at once and both find the waiting bot turn in the database.
+    first, second = bot_turns.BotRunner(sessionmaker), bot_turns.BotRunner(sessionmaker)
+    for runner in (first, second):
+        await runner.load_bots()
+    woken = await asyncio.gather(first.sweep(stuck_only=False), second.sweep(stuck_only=False))
+    assert all(summary.id in w for w in woken)
+    await asyncio.gather(first.settle(), second.settle())
+
+    view = await play.get_match(db, match_id=summary.id, viewer_id=alice.id, locale="en")
+    assert view.viewer_seat in view.to_act, "the bot took its turn"
+    moves = list(
+        await db.scalars(
+            select(LoggedMove.seq).where(LoggedMove.match_id == summary.id).order_by(LoggedMove.seq)
+        )
+    )
+    assert moves == list(range(1, len(moves) + 1))
+    assert len(moves) > before
+    # Taken once: a third look finds nothing to do.
+    assert await first.play(summary.id) == 0
+
+
+async def test_the_creator_gives_open_seats_to_bots_and_the_match_starts(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    alice, bob = await make_user(), await make_user()
+    summary = await lobby.create_match(
+        db, creator_id=alice.id, game="draco", seats=4, options={}, invite=[bob.name], fixed_order=False
+    )
+    with pytest.raises(Exception, match="only the creator"):
+        await lobby.add_bots(db, match_id=summary.id, user_id=bob.id, level="normal")
+    waiting = await lobby.add_bots(db, match_id=summary.id, user_id=alice.id, level="normal")
+    assert waiting.status == "open", "the seat reserved for Bob stays his"
+    assert len(await _bot_ids(db, summary.id)) == 2
+    await lobby.join_match(db, match_id=summary.id, user_id=bob.id, invite_token=None)
+    started = await lobby.get_summary(db, match_id=summary.id, viewer_id=alice.id)
+    assert started.status == "active"
+    with pytest.raises(InvalidInput):
+        await lobby.create_match(
+            db, creator_id=alice.id, game="draco", seats=3, options={}, invite=[], fixed_order=False,
+            bots="grandmaster",
+        )  # fmt: skip
+
+
+async def test_bots_cannot_log_in_be_registered_or_invited(db: AsyncSession, make_user: MakeUser) -> None:
+    alice = await make_user()
+    bot = await db.scalar(select(User).where(User.bot_level == "easy").order_by(User.id).limit(1))
+    assert bot is not None
+    for password in ("", "!bot", bot.password_hash):
+        with pytest.raises(BadCredentials):
+            await accounts.log_in(db, name=bot.name, password=password)
+    with pytest.raises(InvalidInput):
+        await accounts.register(db, name=bot.name, password="correct horse battery", locale="en")
+    with pytest.raises(InvalidInput, match="no player called"):
+        await lobby.create_match(
+            db, creator_id=alice.id, game="draco", seats=2, options={}, invite=[bot.name], fixed_order=False
+        )
+    assert bot.name not in await lobby.invite_suggestions(db, user_id=alice.id, prefix="bot")
