@@ -23,8 +23,10 @@ class TimeoutPolicy:
     """The other players may vote to end the match (the late seats lose)."""
     ABORT = "abort"
     """The match is aborted (unrated)."""
+    BOT = "bot"
+    """A bot plays the late seat from now on, until its owner takes it back."""
 
-    ALL = (TIMEOUT_MOVE, VOTE, ABORT)
+    ALL = (TIMEOUT_MOVE, BOT, VOTE, ABORT)
 
 
 class MatchControl(Base):

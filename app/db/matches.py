@@ -85,6 +85,8 @@ class MatchSeat(Base):
     reserved_for: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
     score: Mapped[float | None] = mapped_column(Float, nullable=True)
     rank: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stand_in: Mapped[str | None] = mapped_column(String(16), nullable=True, default=None)
+    """The level of a bot playing this person's seat for them (timeout policy "bot"), or None."""
 
 
 class LoggedMove(Base):

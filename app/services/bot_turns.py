@@ -26,7 +26,7 @@ import zlib
 from collections.abc import AsyncIterator
 from datetime import timedelta
 
-from sqlalchemy import select
+from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.bots import Level, budget_for, decide, decide_async, observe
@@ -75,8 +75,8 @@ class BotRunner:
         if row.status != MatchStatus.ACTIVE:
             return None
         for seat in row.seats:
-            if seat.seat in row.to_act and seat.user_id in self.bots:
-                return seat.seat, seat.user_id, self.bots[seat.user_id]
+            if seat.seat in row.to_act and seat.user_id is not None and seat.bot is not None:
+                return seat.seat, seat.user_id, Level(seat.bot)  # a bot, or a stand-in for a person
         return None
 
     def wake(self, match_id: int) -> None:
@@ -163,7 +163,10 @@ class BotRunner:
         query = (
             select(Match.id, Match.to_act, MatchSeat.seat)
             .join(MatchSeat, MatchSeat.match_id == Match.id)
-            .where(Match.status == MatchStatus.ACTIVE, MatchSeat.user_id.in_(self.bots))
+            .where(
+                Match.status == MatchStatus.ACTIVE,
+                or_(MatchSeat.user_id.in_(self.bots), MatchSeat.stand_in.is_not(None)),
+            )
         )
         if stuck_only:
             query = query.where(Match.turn_started_at < utcnow() - STUCK_AFTER)

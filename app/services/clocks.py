@@ -3,8 +3,8 @@
 A match has no clock (friends' games) or 1-14 days per move. When the seats to act run out
 of time, their users' vacation days (a small bank per user and calendar year) are spent first,
 one day at a time; then the match's policy applies (``TimeoutPolicy``): the game's
-``timeout_move`` plays for the late seat, the others may vote to end the match, or it is
-aborted. A match whose late seats have stalled ``STALL_DAYS`` is aborted whatever the policy
+``timeout_move`` plays for the late seat, a bot takes the seat over until its owner takes it
+back (``stand_ins``), the others may vote to end the match, or it is aborted. A match whose late seats have stalled ``STALL_DAYS`` is aborted whatever the policy
 (Yucata removes matches idle for about 30 days). Resigned seats are played the same way.
 
 ``tick`` checks every match once. It runs in every worker; on PostgreSQL an advisory lock lets
@@ -30,7 +30,7 @@ from app.config import Settings
 from app.db.async_play import MatchControl, TimeoutPolicy, UserSettings
 from app.db.models import Match, MatchSeat, MatchStatus
 from app.db.types import utcnow
-from app.services import conclusions, mail, notify
+from app.services import conclusions, mail, notify, stand_ins
 from app.services._db import use_case
 from app.services._rows import bump_version, load_match, load_seats
 from app.services.errors import Conflict, Forbidden, InvalidInput
@@ -56,6 +56,8 @@ class TickReport:
     vacation: list[int] = field(default_factory=list)
     """Matches extended by a vacation day."""
     votes_opened: list[int] = field(default_factory=list)
+    handed_to_bots: list[tuple[int, int]] = field(default_factory=list)
+    """(match id, seat) a stand-in bot took over."""
     aborted: list[int] = field(default_factory=list)
     mails: int = 0
 
@@ -190,7 +192,10 @@ async def _check_match(db: AsyncSession, match_id: int, now: datetime, report: T
         if now >= match.turn_started_at + timedelta(days=STALL_DAYS):
             await _abort(db, match, seats, control, "stalled", report, now)
         return
-    late = [s for s in seats if s.seat in match.to_act and s.user_id is not None]
+    # A seat a stand-in plays is the bot's to move (the bot sweep takes up a lost turn).
+    late = [s for s in seats if s.seat in match.to_act and s.user_id is not None and s.stand_in is None]
+    if not late:
+        return
     spent = await _spend_vacation(db, match, control, late, now, due)
     if spent is not None:
         if spent:
@@ -198,6 +203,8 @@ async def _check_match(db: AsyncSession, match_id: int, now: datetime, report: T
         return
     if control.policy == TimeoutPolicy.TIMEOUT_MOVE:
         await _play_for(db, match, seats, control, [s.seat for s in late], report, now=now, mark=True)
+    elif control.policy == TimeoutPolicy.BOT:
+        await _hand_to_bots(db, match, seats, control, [s.seat for s in late], report)
     elif control.policy == TimeoutPolicy.ABORT:
         await _abort(db, match, seats, control, "timeout", report, now)
     else:
@@ -270,6 +277,22 @@ async def _play_for(
     await db.commit()
     report.played_for += [(match.id, s) for s in played]
     await conclusions.publish(match, seats, users)
+
+
+async def _hand_to_bots(
+    db: AsyncSession,
+    match: Match,
+    seats: Sequence[MatchSeat],
+    control: MatchControl,
+    late: Sequence[int],
+    report: TickReport,
+) -> None:
+    if not await stand_ins.hand_to_bots(db, match, seats, control, late):
+        await db.rollback()
+        return
+    await db.commit()
+    report.handed_to_bots += [(match.id, s) for s in late]
+    await stand_ins.after_handing(match, seats)
 
 
 async def _abort(

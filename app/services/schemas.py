@@ -50,6 +50,8 @@ class SeatOut(_Out):
     score: float | None = None
     rank: int | None = None
     reserved: bool = False
+    bot: str | None = None
+    """The level of the computer playing this seat (a bot, or a stand-in for its owner)."""
 
 
 class MatchSummary(_Out):

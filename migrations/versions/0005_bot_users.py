@@ -1,9 +1,10 @@
-"""Bot users: the computer opponents sit at tables as users that cannot log in.
+"""Bot users and stand-ins: computer opponents sit at tables as users that cannot log in.
 
 ``users.bot_level`` names the bot's level (None: a person). A bot gets the same door as a
 person (seats, request ids, the log), so bots are users; several of one level can share a
 table, hence a few of each. Their names have a space, which no registered name may have, and
-their password hash is no hash at all, so no login ever matches.
+their password hash is no hash at all, so no login ever matches. ``seats.stand_in`` names the
+level of a bot playing a person's seat for them (the timeout policy "bot") until they take it back.
 
 Revision ID: 0005
 Revises: 0004
@@ -30,6 +31,8 @@ NO_PASSWORD = "!bot"
 def upgrade() -> None:
     with op.batch_alter_table("users") as batch:
         batch.add_column(sa.Column("bot_level", sa.String(16), nullable=True))
+    with op.batch_alter_table("seats") as batch:
+        batch.add_column(sa.Column("stand_in", sa.String(16), nullable=True))
     users = sa.table(
         "users",
         sa.column("name", sa.String),
@@ -64,6 +67,8 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("seats") as batch:
+        batch.drop_column("stand_in")
     op.execute("DELETE FROM users WHERE bot_level IS NOT NULL")
     with op.batch_alter_table("users") as batch:
         batch.drop_column("bot_level")

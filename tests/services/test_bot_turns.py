@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.async_play import RatingChange
-from app.db.models import LoggedMove, MatchSeat, User
-from app.services import accounts, bot_turns, lobby, play
-from app.services.errors import BadCredentials, InvalidInput
+from app.db.models import LoggedMove, Match, MatchSeat, User
+from app.services import accounts, bot_turns, clocks, lobby, play, stand_ins
+from app.services.errors import BadCredentials, Conflict, InvalidInput
 from app.services.schemas import UserOut
 from tests.conftest import MakeUser
 from tests.support.db import new_request_id
@@ -162,3 +163,47 @@ async def test_bots_cannot_log_in_be_registered_or_invited(db: AsyncSession, mak
             db, creator_id=alice.id, game="draco", seats=2, options={}, invite=[bot.name], fixed_order=False
         )
     assert bot.name not in await lobby.invite_suggestions(db, user_id=alice.id, prefix="bot")
+
+
+async def test_a_bot_stands_in_for_a_timed_out_player_until_they_take_the_seat_back(
+    db: AsyncSession, sessionmaker: async_sessionmaker[AsyncSession], make_user: MakeUser
+) -> None:
+    alice, bob = await make_user(), await make_user()
+    created = await lobby.create_match(
+        db, creator_id=alice.id, game="felsental", seats=2, options={}, invite=[bob.name], fixed_order=True
+    )
+    await clocks.set_time_control(db, match_id=created.id, user_id=alice.id, days_per_move=1, policy="bot")
+    await lobby.join_match(db, match_id=created.id, user_id=bob.id, invite_token=None)
+    view = await play.get_match(db, match_id=created.id, viewer_id=alice.id, locale="en")
+    first, second = (alice, bob) if view.viewer_seat in view.to_act else (bob, alice)
+    match = await db.get(Match, created.id, populate_existing=True)
+    assert match is not None and match.turn_started_at is not None
+    late_at = match.turn_started_at + timedelta(days=1 + clocks.VACATION_DAYS_PER_YEAR + 1)
+    chooser = random.Random(3)
+
+    # A small budget: the stand-in (level normal) still searches in the process pool.
+    async with bot_turns.running(sessionmaker, think_ms=40) as runner:
+        await runner.load_bots()
+        report = await clocks.tick(sessionmaker, now=late_at)
+        assert [s for m, s in report.handed_to_bots if m == created.id] == [0 if first is alice else 1]
+        await runner.settle()
+        seen = await play.get_match(db, match_id=created.id, viewer_id=second.id, locale="en")
+        assert seen.viewer_seat in seen.to_act, "the stand-in played the late seat's turn"
+        late_seat = next(s for s in seen.seats if s.user_id == first.id)
+        assert late_seat.bot == "normal", "everybody sees that a computer plays the seat"
+        # It keeps playing the seat: the other player's commit wakes it again.
+        await _play_turn(db, created.id, second, chooser)
+        await runner.settle()
+        seen = await play.get_match(db, match_id=created.id, viewer_id=second.id, locale="en")
+        assert seen.status != "active" or seen.viewer_seat in seen.to_act
+        if seen.status != "active":
+            return
+        # The owner is back: from now on the seat waits for them again.
+        await stand_ins.take_back(db, match_id=created.id, user_id=first.id)
+        with pytest.raises(Conflict):
+            await stand_ins.take_back(db, match_id=created.id, user_id=first.id)
+        await _play_turn(db, created.id, second, chooser)
+        await runner.settle()
+        mine = await play.get_match(db, match_id=created.id, viewer_id=first.id, locale="en")
+        assert mine.status != "active" or mine.viewer_seat in mine.to_act
+        assert all(s.bot is None for s in mine.seats)

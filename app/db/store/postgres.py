@@ -47,7 +47,8 @@ CHANNEL = "drachenhort"
 _MATCH_COLUMNS = """
     m.id, m.game, m.ruleset, m.options, m.players, m.status, m.seed, m.version, m.committed_version,
     m.state, m.rng_counter, m.pending, m.to_act, m.result, m.created_by, m.turn_started_at,
-    (SELECT json_agg(json_build_array(s.seat, s.user_id, s.reserved_for, u.name, s.score, s.rank)
+    (SELECT json_agg(json_build_array(s.seat, s.user_id, s.reserved_for, u.name, s.score, s.rank,
+                                       coalesce(s.stand_in, u.bot_level))
                      ORDER BY s.seat)
        FROM seats s LEFT JOIN users u ON u.id = coalesce(s.user_id, s.reserved_for)
       WHERE s.match_id = m.id) AS seats,

@@ -24,6 +24,8 @@ class SeatRow:
     """The occupant's name: the seated user, else the user the seat is reserved for."""
     score: float | None
     rank: int | None
+    bot: str | None = None
+    """The level of the computer playing this seat: a bot's own seat, or a stand-in (else None)."""
 
 
 @dataclass(frozen=True, slots=True)

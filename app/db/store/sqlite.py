@@ -56,7 +56,13 @@ _MATCH = select(
 )
 _SEATS = (
     select(
-        MatchSeat.seat, MatchSeat.user_id, MatchSeat.reserved_for, User.name, MatchSeat.score, MatchSeat.rank
+        MatchSeat.seat,
+        MatchSeat.user_id,
+        MatchSeat.reserved_for,
+        User.name,
+        MatchSeat.score,
+        MatchSeat.rank,
+        func.coalesce(MatchSeat.stand_in, User.bot_level),
     )
     .outerjoin(User, User.id == func.coalesce(MatchSeat.user_id, MatchSeat.reserved_for))
     .order_by(MatchSeat.seat)

@@ -136,6 +136,7 @@ def seat_outs(seats: tuple[SeatRow, ...]) -> list[SeatOut]:
             score=s.score,
             rank=s.rank,
             reserved=s.user_id is None and s.reserved_for is not None,
+            bot=s.bot,
         )
         for s in seats
     ]

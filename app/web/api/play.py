@@ -8,7 +8,7 @@ from typing import Literal
 from fastapi import APIRouter, Response
 from pydantic import BaseModel, Field
 
-from app.services import clocks, conclusions, notify, profiles, ratings
+from app.services import clocks, conclusions, notify, profiles, ratings, stand_ins
 from app.services.play_schemas import BadgeOut, ClockOut, NotificationOut, ProfileOut, RankingRow, RatingPoint
 from app.services.schemas import MatchSummary
 from app.web.api.responses import errors
@@ -19,7 +19,7 @@ router = APIRouter(tags=["asynchronous play"], dependencies=[CsrfChecked])
 
 class TimeControlIn(BaseModel):
     days_per_move: int | None = Field(default=None, ge=1, le=14)
-    policy: Literal["timeout_move", "vote", "abort"] = "timeout_move"
+    policy: Literal["timeout_move", "bot", "vote", "abort"] = "timeout_move"
 
 
 class DrawIn(BaseModel):
@@ -38,6 +38,12 @@ async def set_time_control(db: SessionDep, user: CurrentUser, match_id: int, bod
     return await clocks.set_time_control(
         db, match_id=match_id, user_id=user.id, days_per_move=body.days_per_move, policy=body.policy
     )
+
+
+@router.post("/matches/{match_id}/take-back", status_code=204, responses=errors(401, 403, 404, 409))
+async def take_back(db: SessionDep, user: CurrentUser, match_id: int) -> None:
+    """Play your seat yourself again after a stand-in bot played it for you."""
+    await stand_ins.take_back(db, match_id=match_id, user_id=user.id)
 
 
 @router.post("/matches/{match_id}/resign", responses=errors(401, 403, 404, 409))

@@ -8,7 +8,7 @@ from fastapi import APIRouter, Form, Request
 from starlette.responses import Response
 
 from app.i18n import translations
-from app.services import clocks, conclusions
+from app.services import clocks, conclusions, stand_ins
 from app.services._rows import game_title
 from app.services.errors import InvalidInput
 from app.services.play import get_match
@@ -43,6 +43,13 @@ async def set_time_control(
     await clocks.set_time_control(
         db, match_id=match_id, user_id=user.id, days_per_move=days_per_move(days), policy=policy
     )
+    return redirect(f"/matches/{match_id}", request)
+
+
+@router.post("/matches/{match_id}/take-back")
+async def take_back(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
+    """Play your seat yourself again after a stand-in bot played it for you."""
+    await stand_ins.take_back(db, match_id=match_id, user_id=user.id)
     return redirect(f"/matches/{match_id}", request)
 
 
