@@ -4,8 +4,9 @@ A match has no clock (friends' games) or 1-14 days per move. When the seats to a
 of time, their users' vacation days (a small bank per user and calendar year) are spent first,
 one day at a time; then the match's policy applies (``TimeoutPolicy``): the game's
 ``timeout_move`` plays for the late seat, a bot takes the seat over until its owner takes it
-back (``stand_ins``), the others may vote to end the match, or it is aborted. A match whose late seats have stalled ``STALL_DAYS`` is aborted whatever the policy
-(Yucata removes matches idle for about 30 days). Resigned seats are played the same way.
+back (``stand_ins``), the others may vote to end the match, or it is aborted. A match whose
+late seats have stalled ``STALL_DAYS`` is aborted whatever the policy (Yucata removes matches
+idle for about 30 days). Resigned seats are played the same way.
 
 ``tick`` checks every match once. It runs in every worker; on PostgreSQL an advisory lock lets
 one worker at a time do the round, and every change is a versioned write of the match, so a
