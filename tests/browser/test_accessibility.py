@@ -93,20 +93,13 @@ def _a_few_decisions(match_id: int, clients: list[Any]) -> None:
             assert answer.status_code == 200, answer.text
 
 
-BOARD_CONTRAST = pytest.mark.xfail(
-    strict=True,
-    reason="the Drachenland board's ring flags and inactive tiles lack colour contrast (the boards' lane, "
-    "reported; strict: this fails once fixed, then drop the mark)",
-)
-
-
 @pytest.mark.parametrize("locale", ["de-DE", "en-US"])
 @pytest.mark.parametrize(
     "name",
     [
         "lobby",
         "draco",
-        pytest.param("drachenland", marks=BOARD_CONTRAST),
+        "drachenland",
         "felsental",
         "replay",
         "my matches",
