@@ -1,6 +1,7 @@
 """Issue 13.4: log numbers keep all their digits (entries 256, 432 and 1472 showed as "56.",
 "32.", "72.": the markers stood in a padding too narrow for them and the scrolling list clipped
-them)."""
+them). Issue 13.11: a click's answer at decision 1,500 is as small as at decision 10 (the page
+keeps its log and an answer brings only the lines it lacks)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 20_000
-LINES = 1_050
-"""More than a thousand numbered lines: four-digit numbers."""
+LINES = 1_500
+"""Fifteen hundred numbered lines: four-digit numbers, and a long match."""
 
 # The widest marker of the list as Chromium lays it out, against the room the list leaves for
 # markers on its left (the list scrolls, so whatever sticks out further is cut off).
@@ -80,5 +81,53 @@ def test_four_digit_log_numbers_show_whole(
         measured = page.evaluate(f"({MARKER_ROOM})(document.querySelector('#match-area .log-list'))")
         assert measured["number"] >= 1000
         assert measured["width"] <= measured["room"], measured
+    finally:
+        context.close()
+
+
+def _click_answer_bytes(page: Any) -> int:
+    """Play a card on the page (a pending decision) and undo it; the size of the card's answer."""
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/moves")) as played:
+        page.locator("#match-area [data-move]").first.click()
+    size = len(played.value.body())
+    page.locator(".log-entry.pending").first.wait_for()
+    page.locator("[data-match-action=undo]").click()
+    page.wait_for_selector(".log-entry.pending", state="detached")
+    return size
+
+
+def test_a_click_at_decision_1500_answers_as_little_as_at_decision_10(
+    server: Server, browser: Any, long_match: tuple[str, int]
+) -> None:
+    alice, long_id = long_match
+    bob_context = browser.new_context()
+    bob = register(bob_context.new_page(), server.base_url)
+    bob_context.close()
+    short_id = start_toy_match(server.base_url, alice, bob)
+    players = [api_client(server.base_url, alice)[0], api_client(server.base_url, bob)[0]]
+    try:
+        for _ in range(5):  # ten decisions
+            for client in players:
+                view = client.get(f"/api/matches/{short_id}").json()
+                body = {"expected_version": view["version"], "request_id": request_id()}
+                assert client.post(f"/api/matches/{short_id}/confirm", json=body).status_code == 200
+    finally:
+        for client in players:
+            client.close()
+    context = browser.new_context(locale="en-US")
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{server.base_url}/login")
+        page.fill("input[name=name]", alice)
+        page.fill("input[name=password]", "correct horse battery")
+        page.click("form[action='/login'] button[type=submit]")
+        page.wait_for_url(f"{server.base_url}/")
+        sizes = {}
+        for match_id in (short_id, long_id):
+            page.goto(f"{server.base_url}/matches/{match_id}")
+            page.locator("#match-area [data-move]").first.wait_for()
+            sizes[match_id] = _click_answer_bytes(page)
+        assert sizes[long_id] <= 2 * sizes[short_id], sizes
     finally:
         context.close()

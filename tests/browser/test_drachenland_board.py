@@ -1,0 +1,119 @@
+"""The Drachenland board in Chromium (issue 13, point 7): every volcano's contents and every figure
+read at a glance at 1366 px, and on a phone with the board zoomed; target spaces big enough to
+click and tap. Measured from the drawn SVG (rendered boxes in CSS pixels). Gems, eggs and counts
+were a few pixels tall, a count's first digit was cut off at the volcano's edge, labels vanished
+under figures, and target spaces were 19 px."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.pages import log_in
+from tests.browser.studio import Studio, User
+from tests.support.server import Server
+
+pytestmark = pytest.mark.browser
+TIMEOUT_MS = 10_000
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+READABLE_PX = 10.0
+"""The smallest text or token height a player reads without leaning in."""
+TARGET_PX = {"desktop": 24.0, "phone": 32.0}
+"""Click targets at 1366 px; tap targets on the phone (board zoomed)."""
+
+MEASURE = """() => {
+  const box = el => { const b = el.getBoundingClientRect(); return [b.x, b.y, b.width, b.height]; };
+  const volcanoes = [...document.querySelectorAll(".dl-board .dl-volcano")].map(v => ({
+    id: v.dataset.piece,
+    cone: box(v.querySelector(".dl-volcano-cone")),
+    label: box(v.querySelector(".dl-volcano-id")),
+    counts: [...v.querySelectorAll(".dl-gem-count")].map(box),
+    gems: [...v.querySelectorAll(".dl-gem polygon")].map(box),
+    eggs: [...v.querySelectorAll(".dl-egg")].map(box),
+  }));
+  const figures = [...document.querySelectorAll(".dl-board .dl-figure")].map(f => ({
+    id: f.dataset.piece, body: box(f.querySelector(".dl-fig-body") || f), letter: box(f.querySelector(".dl-fig-letter")),
+  }));
+  const targets = [...document.querySelectorAll(".dl-board .dl-target, .dl-board .dl-fly")].map(box);
+  return {volcanoes, figures, targets};
+}"""
+
+
+def within(inner: list[float], outer: list[float], slack: float = 0.75) -> bool:
+    x, y, w, h = inner
+    ox, oy, ow, oh = outer
+    return ox - slack <= x and x + w <= ox + ow + slack and oy - slack <= y and y + h <= oy + oh + slack
+
+
+def overlap(a: list[float], b: list[float]) -> float:
+    dx = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+    dy = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+    return max(0.0, dx) * max(0.0, dy)
+
+
+class Table:
+    """A three-player match in its movement phase, the seat to act with targets to choose."""
+
+    def __init__(self, studio: Studio) -> None:
+        self.users = studio.users("la", "lb", "lc")
+        self.match = studio.match("drachenland", self.users)
+        studio.random = random.Random(21)
+        self.actor = studio.play(
+            self.match, self.users, 400, until=lambda m: len(m["log"]) > 25 and _has_targets(m)
+        )
+        assert self.actor is not None, "the match ended early"
+
+
+def _has_targets(match: dict[str, Any]) -> bool:
+    return any(m.startswith(("move:", "quick:", "boat:", "fly:")) for m in match["legal"])
+
+
+@pytest.fixture(scope="module")
+def table(server: Server) -> Table:
+    return Table(Studio(server.base_url))
+
+
+@pytest.fixture
+def open_page(browser: Any, server: Server) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def open_(viewport: dict[str, int], user: User, match_id: int) -> Any:
+        context = browser.new_context(viewport=viewport, locale="en-US")
+        contexts.append(context)
+        log_in(context, server.base_url, user.name)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{server.base_url}/matches/{match_id}")
+        page.wait_for_selector(".dl-board")
+        return page
+
+    yield open_
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_every_volcano_and_figure_reads_at_a_glance(table: Table, open_page: Any, size: str) -> None:
+    assert table.actor is not None
+    page = open_page(DESKTOP if size == "desktop" else PHONE, table.actor, table.match)
+    if size == "phone":
+        page.locator("[data-board-zoom]").click()  # a phone reads the board zoomed (pinch or button)
+    drawn = page.evaluate(MEASURE)
+    assert len(drawn["volcanoes"]) >= 15
+    for v in drawn["volcanoes"]:
+        assert v["label"][3] >= READABLE_PX, v
+        for part in v["counts"] + v["gems"] + v["eggs"]:
+            assert part[3] >= READABLE_PX, v
+        for count in v["counts"]:
+            assert within(count, v["cone"]), f"a count is cut off at the edge of {v['id']}: {v}"
+        for f in drawn["figures"]:
+            assert overlap(f["body"], v["label"]) <= 0.1 * v["label"][2] * v["label"][3], (v["id"], f["id"])
+    for f in drawn["figures"]:
+        assert f["letter"][3] >= READABLE_PX and f["body"][3] >= f["letter"][3] + 2, f
+    assert drawn["targets"], "the seat to act has targets on the board"
+    for target in drawn["targets"]:
+        assert min(target[2], target[3]) >= TARGET_PX[size], target
