@@ -36,7 +36,9 @@ MEASURE = """() => {
     eggs: [...v.querySelectorAll(".dl-egg")].map(box),
   }));
   const figures = [...document.querySelectorAll(".dl-board .dl-figure")].map(f => ({
-    id: f.dataset.piece, body: box(f.querySelector(".dl-fig-body") || f), letter: box(f.querySelector(".dl-fig-letter")),
+    id: f.dataset.piece,
+    body: box(f.querySelector(".dl-fig-body") || f),
+    letter: box(f.querySelector(".dl-fig-letter")),
   }));
   const targets = [...document.querySelectorAll(".dl-board .dl-target, .dl-board .dl-fly")].map(box);
   return {volcanoes, figures, targets};
