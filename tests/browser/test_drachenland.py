@@ -311,8 +311,9 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
                 other.synced(state["version"])
                 seen = other.page.locator(f".dl-board .dl-volcano[data-piece='{node}']")
                 expect(seen).not_to_have_class(re.compile("dl-hidden-tile"))
-                if kings:
-                    expect(seen.locator(f"[data-piece='king-{kings[0]}']")).to_have_count(1)
+                if kings:  # drawn on the volcano's rim, above the figures (not inside its group)
+                    king = other.page.locator(f".dl-board [data-piece='king-{kings[0]}']")
+                    expect(king).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
                 expect(other.figure(colour, actor.seat)).to_have_attribute(
                     "aria-label", re.compile(rf"\({node}\)")
                 )
