@@ -16,6 +16,7 @@ commit is found again by its request id).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -149,6 +150,7 @@ class PostgresStore:
         self._dsn = dsn
         self._pool_size = pool_size
         self._pool: asyncpg.Pool | None = None
+        self._opening = asyncio.Lock()
 
     async def close(self) -> None:
         if self._pool is not None:
@@ -238,19 +240,25 @@ class PostgresStore:
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[asyncpg.Connection]:
-        if self._pool is None:
-            self._pool = await asyncpg.create_pool(
-                self._dsn,
-                # No minimum: asyncpg would keep reconnecting one in the background (and log a
-                # traceback for each try) while PostgreSQL is down.
-                min_size=0,
-                max_size=self._pool_size,
-                init=_json_codec,
-                reset=_no_reset,
-                max_inactive_connection_lifetime=60.0,
-            )
-        async with self._pool.acquire() as connection:
+        pool = self._pool or await self._open_pool()
+        async with pool.acquire() as connection:
             yield connection
+
+    async def _open_pool(self) -> asyncpg.Pool:
+        # One pool however many first requests arrive at once (each made its own before).
+        async with self._opening:
+            if self._pool is None:
+                self._pool = await asyncpg.create_pool(
+                    self._dsn,
+                    # No minimum: asyncpg would keep reconnecting one in the background (and
+                    # log a traceback for each try) while PostgreSQL is down.
+                    min_size=0,
+                    max_size=self._pool_size,
+                    init=_json_codec,
+                    reset=_no_reset,
+                    max_inactive_connection_lifetime=60.0,
+                )
+            return self._pool
 
 
 def _json(value: Any) -> str:
