@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-import psutil
+import psutil  # type: ignore[import-untyped]
 
 from app.db.migrate import upgrade_to_head
 from bench import pgstats

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import bisect
 import contextlib
+import math
 import random
 import secrets
 import sys
@@ -30,7 +31,7 @@ import time
 from collections import Counter, defaultdict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 
@@ -39,9 +40,10 @@ from bench.wire import Connection, HttpError
 
 HOST = "127.0.0.1"
 PASSWORD = "bench password 123"
-DECISIONS_PER_MATCH = 130
+DECISIONS_PER_MATCH = 170
 """About how many decisions a 3-seat Draco match takes (to make enough matches beforehand)."""
 STALL_SECONDS = 15.0
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -79,7 +81,9 @@ async def register(port: int, name: str, number: int) -> Account:
     Each user comes from its own address (``X-Forwarded-For``, which uvicorn trusts from
     127.0.0.1), as real users do: the per-address registration throttle is not what is measured.
     """
-    conn = Connection(HOST, port, {"X-Forwarded-For": f"10.{number // 65536 % 256}.{number // 256 % 256}.{number % 256}"})
+    conn = Connection(
+        HOST, port, {"X-Forwarded-For": f"10.{number // 65536 % 256}.{number // 256 % 256}.{number % 256}"}
+    )
     try:
         first = await conn.request("GET", "/api/auth/csrf")
         visitor = _cookies(first.headers)
@@ -103,9 +107,13 @@ async def register(port: int, name: str, number: int) -> Account:
 class Recorder:
     decisions: list[tuple[float, float, bool]] = field(default_factory=list)
     """(request start, answer, committed) of every accepted decision."""
+    answer_bytes: list[int] = field(default_factory=list)
+    """The size of each of those answers."""
     commits: list[tuple[int, int, float, float, tuple[int, ...]]] = field(default_factory=list)
     """(match, public version, request start, answer, the other seats' user ids)."""
-    arrivals: dict[tuple[int, int], list[tuple[int, float]]] = field(default_factory=lambda: defaultdict(list))
+    arrivals: dict[tuple[int, int], list[tuple[int, float]]] = field(
+        default_factory=lambda: defaultdict(list)
+    )
     """(match, user id) -> [(version, when the stream delivered it)]."""
     stale: int = 0
     errors: Counter[str] = field(default_factory=Counter)
@@ -253,6 +261,7 @@ class Table:
             result = answer.json()
             actor.take(result["match"], force=True)
             self.rec.decisions.append((started, answered, bool(result["committed"])))
+            self.rec.answer_bytes.append(len(answer.body))
             if result["committed"]:
                 public = result["version"] // VERSION_SPAN * VERSION_SPAN
                 others = tuple(s.account.user_id for s in self.seats if s is not actor)
@@ -272,7 +281,7 @@ def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, int(round(p / 100 * len(ordered) + 0.5)) - 1))
+    index = min(len(ordered) - 1, max(0, math.ceil(p / 100 * len(ordered)) - 1))  # nearest rank
     return ordered[index]
 
 
@@ -339,12 +348,13 @@ def progress(text: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {text}", file=sys.stderr, flush=True)
 
 
-async def _bounded(jobs: list[Callable[[], Awaitable[Any]]], concurrency: int) -> list[Any]:
+async def _bounded(jobs: list[Awaitable[T]], concurrency: int) -> list[T]:
+    """Await ``jobs``, at most ``concurrency`` at a time."""
     gate = asyncio.Semaphore(concurrency)
 
-    async def one(job: Callable[[], Awaitable[Any]]) -> Any:
+    async def one(job: Awaitable[T]) -> T:
         async with gate:
-            return await job()
+            return await job
 
     return list(await asyncio.gather(*(one(j) for j in jobs)))
 
@@ -357,12 +367,8 @@ async def run(
     seed: int = 12,
 ) -> LoadFigures:
     """Register, make matches, play; ``on_window(True)`` opens the window, ``(False)`` closes it."""
-    accounts: list[Account] = await _bounded(
-        [
-            lambda n=n: register(port, f"b{n:04d}x{secrets.token_hex(3)}", n)
-            for n in range(shape.tables * shape.seats)
-        ],
-        4,
+    accounts = await _bounded(
+        [register(port, f"b{n:04d}x{secrets.token_hex(3)}", n) for n in range(shape.tables * shape.seats)], 4
     )
     progress(f"  {len(accounts)} users registered")
     rec = Recorder()
@@ -379,7 +385,7 @@ async def run(
         for _ in range(ahead):
             table.matches.append(await table.make_match())
 
-    await _bounded([lambda t=t: fill(t) for t in tables], 8)
+    await _bounded([fill(t) for t in tables], 8)
 
     progress(f"  {ahead * len(tables)} matches made; playing")
     deadline = [float("inf")]

@@ -105,7 +105,9 @@ async def drachenhort(shape: load.Shape, workers: int, log_dir: Path) -> RunFigu
         pg_ms_per_decision=1000 * per_decision(pg_own),
         pg_all_ms_per_turn=1000 * pg_all * per_s / tps if tps else float("nan"),
         xacts_per_decision=per_decision(c.get("xact_commit", 0) + c.get("xact_rollback", 0)),
-        rows_per_decision={k: per_decision(c.get(k, 0)) for k in ("tup_fetched", "tup_inserted", "tup_updated")},
+        rows_per_decision={
+            k: per_decision(c.get(k, 0)) for k in ("tup_fetched", "tup_inserted", "tup_updated")
+        },
         wal_bytes_per_turn=c.get("wal_bytes", 0) * per_s / tps if tps else float("nan"),
         loadavg=probe.loadavg,
         loadgen_cpu_pct=figures.loadgen_cpu_pct,

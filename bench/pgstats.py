@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncpg  # type: ignore[import-untyped]
-import psutil
+import psutil  # type: ignore[import-untyped]
 
 ADMIN_DSN = os.environ.get("BENCH_ADMIN_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 PG_LOG = Path(os.environ.get("BENCH_PG_LOG", "/var/log/postgresql/postgresql-15-main.log"))
@@ -95,7 +95,9 @@ class DbCounters:
         conn = await asyncpg.connect(dsn(database))
         try:
             out["wal_bytes"] = int(
-                await conn.fetchval("SELECT pg_wal_lsn_diff($1::text::pg_lsn, $2::text::pg_lsn)", self.wal_lsn, before.wal_lsn)
+                await conn.fetchval(
+                    "SELECT pg_wal_lsn_diff($1::text::pg_lsn, $2::text::pg_lsn)", self.wal_lsn, before.wal_lsn
+                )
             )
         finally:
             await conn.close()
@@ -138,7 +140,8 @@ class PgCpu:
         conn = await asyncpg.connect(ADMIN_DSN)
         try:
             rows = await conn.fetch(
-                "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", self.database
+                "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+                self.database,
             )
         finally:
             await conn.close()
@@ -205,11 +208,14 @@ class StatementLog:
         end = data.rfind(b"\n") + 1
         self._offset += end
         seen = Statements()
-        for raw in data[:end].decode("utf-8", "replace").splitlines():
+        lines = data[:end].decode("utf-8", "replace").splitlines()
+        for number, raw in enumerate(lines):
             match = _LINE.search(raw)
             if match is None or match.group(2) != self.database:
                 continue
             pid, text = int(match.group(1)), match.group(3).strip()
+            if not text:  # the statement starts on the next line
+                text = next((line.strip() for line in lines[number + 1 : number + 4] if line.strip()), "?")
             kind = (text.split(None, 1) or ["?"])[0].upper().rstrip(";")
             if kind in ("START", "BEGIN"):
                 kind = "BEGIN"
