@@ -44,25 +44,43 @@ def process_tree_cpu(root: psutil.Process) -> float:
 
 
 class AppServer:
-    """One database and one uvicorn for one run; ``async with`` creates, serves, stops and drops."""
+    """One database and one uvicorn for one run; ``async with`` creates, serves, stops and drops.
 
-    def __init__(self, database: str, workers: int, log_dir: Path, *, log_statements: bool = False) -> None:
+    ``template``: the database starts as a copy of that one (the users the bench registered
+    through the API once, with their sessions); ``keep``: it is not dropped at the end.
+    """
+
+    def __init__(
+        self,
+        database: str,
+        workers: int,
+        log_dir: Path,
+        *,
+        template: str | None = None,
+        keep: bool = False,
+        log_statements: bool = False,
+    ) -> None:
         self.database = database
         self.workers = workers
         self.log_dir = log_dir
+        self.template = template
+        self.keep = keep
         self.log_statements = log_statements
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
     async def __aenter__(self) -> AppServer:
-        await pgstats.fresh_database(self.database, log_statements=self.log_statements)
+        await pgstats.fresh_database(
+            self.database, template=self.template, log_statements=self.log_statements
+        )
         await asyncio.to_thread(upgrade_to_head, pgstats.sqlalchemy_url(self.database))
         await asyncio.to_thread(self._start)
         return self
 
     async def __aexit__(self, *exc: object) -> None:
         await asyncio.to_thread(self.stop)
-        await pgstats.drop_database(self.database)
+        if not self.keep:
+            await pgstats.drop_database(self.database)
 
     def _start(self) -> None:
         env = {

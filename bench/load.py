@@ -1,7 +1,9 @@
 """The closed-loop load of issue 12: M tables x 3 seats of Draco, real users, zero think time.
 
 - Every seat is a user registered through the JSON API (``/api/auth/csrf``, then
-  ``/api/auth/register``, which logs in): a session cookie and its CSRF token.
+  ``/api/auth/register``, which logs in): a session cookie and its CSRF token. Argon2 makes
+  that slow, so ``bench.measure.Users`` registers them once into a template database, and each
+  run's fresh database is a copy of it (same users, same sessions).
 - A table is three seats at one match (created by one seat inviting the two others, who join);
   when it ends, the table takes its next match. Matches are made before the measured window
   (and, should a table run out, in it: ``matches_made_in_window``).
@@ -359,18 +361,24 @@ async def _bounded(jobs: list[Awaitable[T]], concurrency: int) -> list[T]:
     return list(await asyncio.gather(*(one(j) for j in jobs)))
 
 
+async def register_many(port: int, count: int) -> list[Account]:
+    accounts = await _bounded(
+        [register(port, f"b{n:04d}x{secrets.token_hex(3)}", n) for n in range(count)], 4
+    )
+    progress(f"  {len(accounts)} users registered")
+    return accounts
+
+
 async def run(
     port: int,
     shape: Shape,
     on_window: Callable[[bool], Awaitable[None]],
+    accounts: list[Account],
     *,
     seed: int = 12,
 ) -> LoadFigures:
-    """Register, make matches, play; ``on_window(True)`` opens the window, ``(False)`` closes it."""
-    accounts = await _bounded(
-        [register(port, f"b{n:04d}x{secrets.token_hex(3)}", n) for n in range(shape.tables * shape.seats)], 4
-    )
-    progress(f"  {len(accounts)} users registered")
+    """Make matches, play; ``on_window(True)`` opens the window, ``(False)`` closes it."""
+    accounts = accounts[: shape.tables * shape.seats]
     rec = Recorder()
     rng = random.Random(seed)
     tables = [

@@ -76,11 +76,30 @@ class Probe:
             self.loadavg = (self.loadavg[0], os.getloadavg()[0])
 
 
-async def drachenhort(shape: load.Shape, workers: int, log_dir: Path) -> RunFigures:
+@dataclass(frozen=True)
+class Users:
+    """Users registered through the API once (argon2 makes that slow) in a template database."""
+
+    template: str
+    accounts: list[load.Account]
+
+    @classmethod
+    async def register(cls, count: int, log_dir: Path) -> Users:
+        template = f"bench_users_{secrets.token_hex(3)}"
+        async with AppServer(template, 1, log_dir, keep=True) as server:
+            accounts = await load.register_many(server.port, count)
+        return cls(template, accounts)
+
+    async def drop(self) -> None:
+        await pgstats.drop_database(self.template)
+
+
+async def drachenhort(shape: load.Shape, workers: int, users: Users, log_dir: Path) -> RunFigures:
+    """One run on a fresh database (a copy of the users' template), its own uvicorn."""
     database = f"bench_{shape.tables}x{shape.seats}_w{workers}_{secrets.token_hex(3)}"
-    async with AppServer(database, workers, log_dir) as server:
+    async with AppServer(database, workers, log_dir, template=users.template) as server:
         probe = Probe(server, database)
-        figures = await load.run(server.port, shape, probe)
+        figures = await load.run(server.port, shape, probe, users.accounts)
     # Rates over the probe's own window; per decision with the load's decisions per second.
     dps, tps = figures.decisions_per_s, figures.turns_per_s
     per_s = 1 / probe.wall if probe.wall else 0.0

@@ -34,12 +34,13 @@ def sqlalchemy_url(database: str) -> str:
     return dsn(database).replace("postgresql://", "postgresql+asyncpg://", 1)
 
 
-async def fresh_database(name: str, *, log_statements: bool = False) -> None:
-    """Create database ``name`` (dropping an old one); ``log_statements`` logs its every statement."""
+async def fresh_database(name: str, *, template: str | None = None, log_statements: bool = False) -> None:
+    """Create database ``name`` (dropping an old one), empty or a copy of ``template``;
+    ``log_statements`` logs its every statement."""
     conn = await asyncpg.connect(ADMIN_DSN)
     try:
         await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        await conn.execute(f'CREATE DATABASE "{name}"')
+        await conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
         if log_statements:
             await conn.execute(f"ALTER DATABASE \"{name}\" SET log_statement = 'all'")
             await conn.execute(f'ALTER DATABASE "{name}" SET log_parameter_max_length = 0')

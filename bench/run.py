@@ -159,16 +159,21 @@ def main() -> None:
         why_not = "--no-peer" if args.no_peer else peer.available()
         if why_not is None:
             peer.prepare()
-        for count in tables:
-            for workers in args.workers:
-                shape = load.Shape(tables=count, seconds=seconds, warmup=3.0 if args.quick else 4.0)
-                progress(f"drachenhort {count}×3, {workers} worker(s), {seconds:.0f} s")
-                ours = asyncio.run(measure.drachenhort(shape, workers, LOG_DIR))
-                theirs = None
-                if why_not is None:
-                    progress(f"boardgame.io + PostgreSQL {count}×3, {seconds:.0f} s")
-                    theirs = asyncio.run(peer.run(count, seconds, LOG_DIR))
-                pairs.append((ours, theirs))
+        progress(f"registering {max(tables) * 3} users through the API (once: argon2 is slow)")
+        users = asyncio.run(measure.Users.register(max(tables) * 3, LOG_DIR))
+        try:
+            for count in tables:
+                for workers in args.workers:
+                    shape = load.Shape(tables=count, seconds=seconds, warmup=3.0 if args.quick else 4.0)
+                    progress(f"drachenhort {count}×3, {workers} worker(s), {seconds:.0f} s")
+                    ours = asyncio.run(measure.drachenhort(shape, workers, users, LOG_DIR))
+                    theirs = None
+                    if why_not is None:
+                        progress(f"boardgame.io + PostgreSQL {count}×3, {seconds:.0f} s")
+                        theirs = asyncio.run(peer.run(count, seconds, LOG_DIR))
+                    pairs.append((ours, theirs))
+        finally:
+            asyncio.run(users.drop())
         raw["runs"] = [[asdict(a), asdict(b) if b else None] for a, b in pairs]
         if why_not is not None:
             progress(f"peer not run: {why_not}")
