@@ -59,6 +59,7 @@ class AppServer:
         template: str | None = None,
         keep: bool = False,
         log_statements: bool = False,
+        profile: Path | None = None,
     ) -> None:
         self.database = database
         self.workers = workers
@@ -66,6 +67,8 @@ class AppServer:
         self.template = template
         self.keep = keep
         self.log_statements = log_statements
+        self.profile = profile
+        """pyinstrument the one worker (``bench/profile_app.py``) and write the report here."""
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -92,8 +95,12 @@ class AppServer:
             "DRACHENHORT_FAILED_LOGINS_PER_ADDRESS": "1000000",
         }
         env.pop("DATABASE_URL", None)
+        target = "app.main:create_app"
+        if self.profile is not None:
+            target = "bench.profile_app:create"
+            env["BENCH_PROFILE"] = str(self.profile)
         command = [
-            sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
+            sys.executable, "-m", "uvicorn", target, "--factory",
             "--host", "127.0.0.1", "--port", str(self.port), "--workers", str(self.workers),
             "--no-access-log", "--log-level", "warning", "--timeout-graceful-shutdown", "3",
         ]  # fmt: skip
@@ -130,7 +137,7 @@ class AppServer:
             return
         process.send_signal(signal.SIGINT)
         try:
-            process.wait(timeout=15)
+            process.wait(timeout=120 if self.profile else 15)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)

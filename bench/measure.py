@@ -94,10 +94,13 @@ class Users:
         await pgstats.drop_database(self.template)
 
 
-async def drachenhort(shape: load.Shape, workers: int, users: Users, log_dir: Path) -> RunFigures:
-    """One run on a fresh database (a copy of the users' template), its own uvicorn."""
+async def drachenhort(
+    shape: load.Shape, workers: int, users: Users, log_dir: Path, *, profile: Path | None = None
+) -> RunFigures:
+    """One run on a fresh database (a copy of the users' template), its own uvicorn;
+    ``profile``: pyinstrument the (one) worker and write its report there."""
     database = f"bench_{shape.tables}x{shape.seats}_w{workers}_{secrets.token_hex(3)}"
-    async with AppServer(database, workers, log_dir, template=users.template) as server:
+    async with AppServer(database, workers, log_dir, template=users.template, profile=profile) as server:
         probe = Probe(server, database)
         figures = await load.run(server.port, shape, probe, users.accounts)
     # Rates over the probe's own window; per decision with the load's decisions per second.

@@ -132,6 +132,9 @@ def main() -> None:
     parser.add_argument("--no-peer", action="store_true", help="Drachenhort only")
     parser.add_argument("--only", choices=["engines", "census", "load", "long"], nargs="+")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument(
+        "--profile", type=Path, help="then one more 10×3 run, 1 worker under pyinstrument (.txt or .html)"
+    )
     args = parser.parse_args()
     parts = set(args.only or ["engines", "census", "load", "long"])
     seconds = args.seconds or (8.0 if args.quick else 30.0)
@@ -172,6 +175,13 @@ def main() -> None:
                         progress(f"boardgame.io + PostgreSQL {count}×3, {seconds:.0f} s")
                         theirs = asyncio.run(peer.run(count, seconds, LOG_DIR))
                     pairs.append((ours, theirs))
+            if args.profile:
+                progress(f"profiled drachenhort 10×3, 1 worker -> {args.profile}")
+                shape = load.Shape(tables=10, seconds=seconds)
+                profiled = asyncio.run(
+                    measure.drachenhort(shape, 1, users, LOG_DIR, profile=args.profile.resolve())
+                )
+                raw["profiled"] = asdict(profiled)
         finally:
             asyncio.run(users.drop())
         raw["runs"] = [[asdict(a), asdict(b) if b else None] for a, b in pairs]
