@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import asyncpg  # type: ignore[import-untyped]
+
 from bench import load, pgstats
 from bench.appserver import AppServer
 
@@ -56,24 +58,30 @@ class Probe:
     loadavg: tuple[float, float] = (0.0, 0.0)
     _pg: pgstats.PgCpu | None = None
     _db: pgstats.DbCounters | None = None
+    _conn: asyncpg.Connection | None = None
     _started: float = 0.0
 
     async def __call__(self, opening: bool) -> None:
         if opening:
+            # One connection for the whole window, made before it: a full PostgreSQL
+            # (other people's tests share it) must not refuse the probe at the end.
+            self._conn = conn = await pgstats.connect()
             self.loadavg = (os.getloadavg()[0], 0.0)
-            self._db = await pgstats.DbCounters.read(self.database)
+            self._db = await pgstats.DbCounters.read(conn, self.database)
             self._pg = pgstats.PgCpu(self.database)
-            await self._pg.start()
+            await self._pg.start(conn)
             self.server_cpu = self.server.cpu_seconds()
             self._started = time.perf_counter()
         else:
-            assert self._pg is not None and self._db is not None
+            assert self._pg is not None and self._db is not None and self._conn is not None
+            conn = self._conn
             self.wall = time.perf_counter() - self._started
             self.server_cpu = self.server.cpu_seconds() - self.server_cpu
-            self.pg_cpu = await self._pg.stop()
-            after = await pgstats.DbCounters.read(self.database)
-            self.counters = await after.since(self._db, self.database)
+            self.pg_cpu = await self._pg.stop(conn)
+            after = await pgstats.DbCounters.read(conn, self.database)
+            self.counters = await after.since(self._db, conn)
             self.loadavg = (self.loadavg[0], os.getloadavg()[0])
+            await conn.close()
 
 
 @dataclass(frozen=True)

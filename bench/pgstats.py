@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import re
 from collections import Counter
@@ -23,6 +25,18 @@ import psutil  # type: ignore[import-untyped]
 
 ADMIN_DSN = os.environ.get("BENCH_ADMIN_DSN", "postgresql://postgres@127.0.0.1:5432/postgres")
 PG_LOG = Path(os.environ.get("BENCH_PG_LOG", "/var/log/postgresql/postgresql-15-main.log"))
+
+
+async def connect(target: str = ADMIN_DSN, attempts: int = 20) -> asyncpg.Connection:
+    """A connection, retried while PostgreSQL is full (other people's tests share it)."""
+    for attempt in range(attempts):
+        try:
+            return await asyncpg.connect(target)
+        except asyncpg.TooManyConnectionsError:
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.25)
+    raise AssertionError("unreachable")
 
 
 def dsn(database: str) -> str:
@@ -37,7 +51,7 @@ def sqlalchemy_url(database: str) -> str:
 async def fresh_database(name: str, *, template: str | None = None, log_statements: bool = False) -> None:
     """Create database ``name`` (dropping an old one), empty or a copy of ``template``;
     ``log_statements`` logs its every statement."""
-    conn = await asyncpg.connect(ADMIN_DSN)
+    conn = await connect()
     try:
         await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         await conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
@@ -49,7 +63,7 @@ async def fresh_database(name: str, *, template: str | None = None, log_statemen
 
 
 async def drop_database(name: str) -> None:
-    conn = await asyncpg.connect(ADMIN_DSN)
+    conn = await connect()
     try:
         await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     finally:
@@ -57,7 +71,7 @@ async def drop_database(name: str) -> None:
 
 
 async def pg_stat_statements_usable(database: str) -> bool:
-    conn = await asyncpg.connect(dsn(database))
+    conn = await connect(dsn(database))
     try:
         await conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
         await conn.fetchval("SELECT count(*) FROM pg_stat_statements")
@@ -79,29 +93,22 @@ class DbCounters:
     wal_lsn: str
 
     @classmethod
-    async def read(cls, database: str) -> DbCounters:
-        conn = await asyncpg.connect(dsn(database))
-        try:
-            row = await conn.fetchrow(
-                f"SELECT {', '.join(f'{c}::bigint AS {c}' for c in COUNTERS)},"
-                " pg_current_wal_lsn()::text AS lsn FROM pg_stat_database WHERE datname = $1",
-                database,
-            )
-        finally:
-            await conn.close()
+    async def read(cls, conn: asyncpg.Connection, database: str) -> DbCounters:
+        """The counters of ``database``, read on ``conn`` (any database of the cluster)."""
+        row = await conn.fetchrow(
+            f"SELECT {', '.join(f'{c}::bigint AS {c}' for c in COUNTERS)},"
+            " pg_current_wal_lsn()::text AS lsn FROM pg_stat_database WHERE datname = $1",
+            database,
+        )
         return cls({c: int(row[c]) for c in COUNTERS}, row["lsn"])
 
-    async def since(self, before: DbCounters, database: str) -> dict[str, int]:
+    async def since(self, before: DbCounters, conn: asyncpg.Connection) -> dict[str, int]:
         out = {c: self.values[c] - before.values[c] for c in COUNTERS}
-        conn = await asyncpg.connect(dsn(database))
-        try:
-            out["wal_bytes"] = int(
-                await conn.fetchval(
-                    "SELECT pg_wal_lsn_diff($1::text::pg_lsn, $2::text::pg_lsn)", self.wal_lsn, before.wal_lsn
-                )
+        out["wal_bytes"] = int(
+            await conn.fetchval(
+                "SELECT pg_wal_lsn_diff($1::text::pg_lsn, $2::text::pg_lsn)", self.wal_lsn, before.wal_lsn
             )
-        finally:
-            await conn.close()
+        )
         return out
 
 
@@ -137,25 +144,23 @@ class PgCpu:
     start_times: dict[int, float] = field(default_factory=dict)
     start_all: float = 0.0
 
-    async def _backends(self) -> list[int]:
-        conn = await asyncpg.connect(ADMIN_DSN)
-        try:
-            rows = await conn.fetch(
-                "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-                self.database,
-            )
-        finally:
-            await conn.close()
+    async def _backends(self, conn: asyncpg.Connection) -> list[int]:
+        rows = await conn.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", self.database
+        )
         return [r["pid"] for r in rows]
 
-    async def start(self) -> None:
-        self.start_times = {pid: _cpu(psutil.Process(pid)) for pid in await self._backends()}
+    async def start(self, conn: asyncpg.Connection) -> None:
+        self.start_times = {}
+        for pid in await self._backends(conn):
+            with contextlib.suppress(psutil.NoSuchProcess):
+                self.start_times[pid] = _cpu(psutil.Process(pid))
         self.start_all = all_postgres_cpu()
 
-    async def stop(self) -> tuple[float, float, int]:
+    async def stop(self, conn: asyncpg.Connection) -> tuple[float, float, int]:
         """(CPU s of this database's backends, CPU s of all postgres processes, backends lost)."""
         now_all = all_postgres_cpu()
-        pids = await self._backends()
+        pids = await self._backends(conn)
         used = 0.0
         for pid in pids:
             try:

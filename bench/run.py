@@ -24,9 +24,10 @@ import os
 import platform
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
@@ -121,6 +122,15 @@ def ratio_row(ours: RunFigures, theirs: RunFigures) -> tuple[str, ...]:
     )
 
 
+def _attempt(run: Coroutine[Any, Any, RunFigures]) -> RunFigures | None:
+    """The run's figures, or None (said on stderr) when it failed: the other runs still go."""
+    try:
+        return asyncio.run(run)
+    except Exception as error:
+        progress(f"  FAILED: {type(error).__name__}: {error}")
+        return None
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -169,12 +179,13 @@ def main() -> None:
                 for workers in args.workers:
                     shape = load.Shape(tables=count, seconds=seconds, warmup=3.0 if args.quick else 4.0)
                     progress(f"drachenhort {count}×3, {workers} worker(s), {seconds:.0f} s")
-                    ours = asyncio.run(measure.drachenhort(shape, workers, users, LOG_DIR))
+                    ours = _attempt(measure.drachenhort(shape, workers, users, LOG_DIR))
                     theirs = None
-                    if why_not is None:
+                    if why_not is None and ours is not None:
                         progress(f"boardgame.io + PostgreSQL {count}×3, {seconds:.0f} s")
-                        theirs = asyncio.run(peer.run(count, seconds, LOG_DIR))
-                    pairs.append((ours, theirs))
+                        theirs = _attempt(peer.run(count, seconds, LOG_DIR))
+                    if ours is not None:
+                        pairs.append((ours, theirs))
             if args.profile:
                 progress(f"profiled drachenhort 10×3, 1 worker -> {args.profile}")
                 shape = load.Shape(tables=10, seconds=seconds)
