@@ -395,6 +395,11 @@ async def run(
 
     await _bounded([fill(t) for t in tables], 8)
 
+    # One GET per table, one after another, before the streams open: the app makes its move-path
+    # pool lazily, and many first calls at once each make one (PostgresStore._connection),
+    # which fills max_connections at 50 x 3. This measures the steady state, not that race.
+    for table in tables:
+        await table.seats[0].conn.request("GET", f"/api/matches/{table.matches[0]}")
     progress(f"  {ahead * len(tables)} matches made; playing")
     deadline = [float("inf")]
     workers = [asyncio.create_task(t.run(lambda: deadline[0])) for t in tables]

@@ -56,6 +56,7 @@ class Probe:
     pg_cpu: tuple[float, float, int] = (0.0, 0.0, 0)
     counters: dict[str, int] = field(default_factory=dict)
     loadavg: tuple[float, float] = (0.0, 0.0)
+    backends: tuple[int, int] = (0, 0)
     _pg: pgstats.PgCpu | None = None
     _db: pgstats.DbCounters | None = None
     _conn: asyncpg.Connection | None = None
@@ -78,6 +79,7 @@ class Probe:
             self.wall = time.perf_counter() - self._started
             self.server_cpu = self.server.cpu_seconds() - self.server_cpu
             self.pg_cpu = await self._pg.stop(conn)
+            self.backends = self._pg.backends
             after = await pgstats.DbCounters.read(conn, self.database)
             self.counters = await after.since(self._db, conn)
             self.loadavg = (self.loadavg[0], os.getloadavg()[0])
@@ -149,6 +151,7 @@ async def drachenhort(
             "matches_finished": figures.matches_finished,
             "matches_made_in_window": figures.matches_made_in_window,
             "pg_backends_lost": lost,
+            "pg_backends": probe.backends,
             "decisions_per_turn": round(dps / tps, 2) if tps else None,
         },
     )

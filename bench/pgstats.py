@@ -143,6 +143,8 @@ class PgCpu:
     database: str
     start_times: dict[int, float] = field(default_factory=dict)
     start_all: float = 0.0
+    backends: tuple[int, int] = (0, 0)
+    """How many backends served the database at the start and at the end."""
 
     async def _backends(self, conn: asyncpg.Connection) -> list[int]:
         rows = await conn.fetch(
@@ -168,6 +170,7 @@ class PgCpu:
             except psutil.NoSuchProcess:
                 continue
         lost = len(set(self.start_times) - set(pids))
+        self.backends = (len(self.start_times), len(pids))
         return used, now_all - self.start_all, lost
 
 
