@@ -160,6 +160,8 @@ class Table:
         self.rng = rng
         self.matches: deque[int] = deque()
         self.news = asyncio.Event()
+        self.last_commit: tuple[int, int, tuple[int, ...]] | None = None
+        """(match, public version, the other seats' user ids) of the table's newest commit."""
 
     async def make_match(self) -> int:
         host, *guests = self.seats
@@ -231,11 +233,27 @@ class Table:
         except TimeoutError:
             self.rec.errors["stream did not start"] += 1
         finally:
+            await self._caught_up(match_id)
             for task in listeners:
                 task.cancel()
             for task in listeners:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+
+    async def _caught_up(self, match_id: int, timeout: float = 1.0) -> None:
+        """Until every seat's stream has the table's last committed version (the last push of a
+        match, or of the window, still counts), or ``timeout``."""
+        if self.last_commit is None or self.last_commit[0] != match_id:
+            return
+        _, version, users = self.last_commit
+        deadline = time.perf_counter() + timeout
+        while time.perf_counter() < deadline:
+            arrivals = [self.rec.arrivals.get((match_id, u), []) for u in users]
+            if all(a and a[-1][0] >= version for a in arrivals):
+                return
+            self.news.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.news.wait(), max(0.0, deadline - time.perf_counter()))
 
     async def decide(self, actor: Seat, match_id: int) -> None:
         view = actor.view
@@ -268,6 +286,7 @@ class Table:
                 public = result["version"] // VERSION_SPAN * VERSION_SPAN
                 others = tuple(s.account.user_id for s in self.seats if s is not actor)
                 self.rec.commits.append((match_id, public, started, answered, others))
+                self.last_commit = (match_id, public, others)
         elif answer.status == 409:
             self.rec.stale += 1
             actor.take(answer.json()["match"], force=True)
