@@ -29,6 +29,8 @@ class Census:
     counts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     seen: dict[str, pgstats.Statements] = field(default_factory=dict)
     last_match: int = 0
+    pg_stat_statements: bool = False
+    """Whether pg_stat_statements could be used (it needs shared_preload_libraries)."""
 
     def add(self, kind: str, statements: pgstats.Statements, times: int = 1) -> None:
         self.counts[kind] += times
@@ -63,6 +65,7 @@ async def run(workers: int, decisions: int, views: int, log_dir: Path) -> Census
     database = f"bench_census_w{workers}_{secrets.token_hex(3)}"
     census = Census(workers)
     async with AppServer(database, workers, log_dir, log_statements=True) as server:
+        census.pg_stat_statements = await pgstats.pg_stat_statements_usable(database)
         accounts = [await load.register(server.port, f"c{n}x{secrets.token_hex(3)}", n) for n in range(3)]
         table = load.Table(
             [load.Seat(a, server.port) for a in accounts],

@@ -226,7 +226,8 @@ def main() -> None:
         )
     if censuses:
         print_table(
-            "statements per request, counted by PostgreSQL (log_statement = all; one table, one at a time)",
+            "statements per request, counted by PostgreSQL (log_statement = all; one table, one at a time;"
+            f" pg_stat_statements {'usable' if censuses[0].pg_stat_statements else 'not loaded'})",
             ("what", "per request", "target"),
             [row for c in censuses for row in census.rows(c)],
         )
