@@ -38,7 +38,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
 bench: $(VENV)/.installed-dev
-	$(BIN)/python bench/run.py
+	$(BIN)/python bench/run.py $(BENCH_ARGS)
 
 # PNGs of every board (and page) at 1366 px and 390 px, German and English, for people to look at.
 screenshots: $(VENV)/.installed-dev

@@ -1,12 +1,17 @@
-"""Every benchmark in one run, printed as ONE table: ``make bench`` (``python bench/run.py``).
+"""Every benchmark in one run: ``make bench`` (``python bench/run.py``). Figures, never asserts.
 
-- engines: decisions/s, random games/s and the cold rebuild of a 300-decision match, per game
-  and player count (``bench/engines.py``);
-- the move path over HTTP with 1 and 2 uvicorn workers on a fresh PostgreSQL database, the board
-  page, ``pgbench -N`` on the same database and memory per worker (``bench/server.py``).
+1. engines: decisions/s, random games/s, cold rebuild of a 300-decision match (``bench/engines.py``);
+2. the statement census: statements and transactions per committing decision, pending decision,
+   view and stream open, counted from PostgreSQL's own log (``bench/census.py``);
+3. the move path under the closed loop of issue 12 (``bench/load.py``): Draco, M tables x 3
+   seats, real users, the other seats on ``/api/live``; at 10 x 3 and 50 x 3 with 1 and 2
+   uvicorn workers, each run followed by boardgame.io 0.50.2 + PostgreSQL at the same shape
+   (``bench/peer.py``), so every ratio Drachenhort / boardgame.io is of two runs side by side;
+4. the answer of a long Drachenland match: size and server time at decision 1 vs ~2,000
+   (``bench/longmatch.py``).
 
-Figures, not tests: nothing here fails on a slow machine. ``--quick`` is a one-minute smoke run;
-``--json FILE`` also writes the raw figures (to compare before and after a change).
+The machine is shared: each figure carries the load average at the start and the end of its
+window. ``--quick`` is a ~2-minute smoke run; ``--json FILE`` also writes the raw figures.
 """
 
 from __future__ import annotations
@@ -14,96 +19,250 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import platform
 import sys
 import time
+from collections.abc import Coroutine, Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import engines, server  # noqa: E402
+from bench import census, engines, load, longmatch, measure, peer  # noqa: E402
+from bench.load import progress  # noqa: E402
+from bench.measure import RunFigures  # noqa: E402
 
-REBUILD_TARGET_MS = 20.0
+LOG_DIR = Path(os.environ.get("BENCH_LOG_DIR", str(ROOT / "var" / "bench")))
 
 
 def machine() -> str:
-    """CPU model, cores, memory, and how busy the machine was (other work skews every figure)."""
     model = "unknown CPU"
     with open("/proc/cpuinfo") as cpuinfo:
         for line in cpuinfo:
             if line.startswith("model name"):
                 model = line.split(":", 1)[1].strip()
                 break
-    with open("/proc/meminfo") as meminfo:
-        total_kb = int(meminfo.readline().split()[1])
-    load = os.getloadavg()
+    load1, load5, _ = os.getloadavg()
     return (
-        f"{model}, {os.cpu_count()} cores, {total_kb / 2**20:.0f} GB, Python {platform.python_version()}, "
-        f"load average {load[0]:.1f}/{load[1]:.1f}"
+        f"{model}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"load average {load1:.1f}/{load5:.1f}"
     )
 
 
-def engine_rows(figures: list[engines.EngineFigures]) -> list[tuple[str, str, str]]:
-    rows = []
-    for f in figures:
-        met = "" if f.rebuild_decisions < 300 else ("✓" if f.rebuild_ms < REBUILD_TARGET_MS else "✗")
-        rows.append(
-            (
-                f"engine {f.game} {f.players}p: decisions/s, games/s, rebuild {f.rebuild_decisions} dec.",
-                f"{f.decisions_per_s:,.0f}, {f.games_per_s:.1f}, {f.rebuild_ms:.1f} ms",
-                f"rebuild < {REBUILD_TARGET_MS:.0f} ms {met}".rstrip(),
-            )
-        )
-    return rows
+def print_table(title: str, header: tuple[str, ...], rows: Sequence[tuple[str, ...]]) -> None:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    print(f"\n{title}")
+    print("| " + " | ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)) + " |")
+    print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        print("| " + " | ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
 
 
-def print_table(rows: list[tuple[str, str, str]], header: str) -> None:
-    width = max(len(r[0]) for r in rows)
-    value_width = max(len(r[1]) for r in rows)
-    print(header)
-    print(f"{'measure':<{width}} | {'value':<{value_width}} | target")
-    print(f"{'-' * width}-+-{'-' * value_width}-+-{'-' * 16}")
-    for measure, value, target in rows:
-        print(f"{measure:<{width}} | {value:<{value_width}} | {target}")
+def _ms(values: tuple[float, float, float]) -> str:
+    return "/".join("–" if math.isnan(v) else f"{v:.0f}" if v >= 10 else f"{v:.1f}" for v in values)
+
+
+def _num(value: float, digits: int = 1) -> str:
+    return "–" if math.isnan(value) else f"{value:,.{digits}f}"
+
+
+RUN_HEADER = (
+    "run",
+    "turns/s",
+    "decisions/s",
+    "mover p50/p95/p99 ms",
+    "others p50/p95/p99 ms",
+    "server ms/decision",
+    "server ms/turn",
+    "PG ms/decision",
+    "all postgres ms/turn",
+    "xacts/decision",
+    "WAL B/turn",
+    "load avg",
+    "loadgen %",
+)
+
+
+def run_row(f: RunFigures) -> tuple[str, ...]:
+    name = f"{f.system} {f.tables}×3" + (f" w{f.workers}" if f.system == "drachenhort" else "")
+    return (
+        name,
+        _num(f.turns_per_s),
+        _num(f.decisions_per_s),
+        _ms(f.mover_ms),
+        _ms(f.others_ms),
+        _num(f.server_ms_per_decision, 2),
+        _num(f.server_ms_per_turn, 2),
+        _num(f.pg_ms_per_decision, 2),
+        _num(f.pg_all_ms_per_turn, 2),
+        _num(f.xacts_per_decision, 2),
+        _num(f.wal_bytes_per_turn, 0),
+        f"{f.loadavg[0]:.1f}→{f.loadavg[1]:.1f}",
+        _num(f.loadgen_cpu_pct, 0),
+    )
+
+
+def ratio_row(ours: RunFigures, theirs: RunFigures) -> tuple[str, ...]:
+    def ratio(a: float, b: float) -> str:
+        return "–" if not b or math.isnan(a) or math.isnan(b) else f"{a / b:.2f}×"
+
+    return (
+        f"{ours.tables}×3 w{ours.workers}",
+        ratio(ours.turns_per_s, theirs.turns_per_s),
+        ratio(ours.server_ms_per_decision, theirs.server_ms_per_decision),
+        ratio(ours.server_ms_per_turn, theirs.server_ms_per_turn),
+        ratio(ours.pg_all_ms_per_turn, theirs.pg_all_ms_per_turn),
+        ratio(ours.others_ms[1], theirs.others_ms[1]),
+        f"{ours.loadavg[0]:.1f}/{theirs.loadavg[0]:.1f}",
+    )
+
+
+def _attempt(run: Coroutine[Any, Any, RunFigures]) -> RunFigures | None:
+    """The run's figures, or None (said on stderr) when it failed: the other runs still go."""
+    try:
+        return asyncio.run(run)
+    except Exception as error:
+        progress(f"  FAILED: {type(error).__name__}: {error}")
+        return None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="a short smoke run of every part")
+    parser.add_argument("--quick", action="store_true", help="a ~2-minute smoke run of every part")
+    parser.add_argument("--tables", type=int, nargs="+", help="default: 10 50 (quick: 10)")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--seconds", type=float, help="the measured window of each run (default 30, quick 8)")
+    parser.add_argument("--no-peer", action="store_true", help="Drachenhort only")
+    parser.add_argument("--only", choices=["engines", "census", "load", "long"], nargs="+")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
+    parser.add_argument(
+        "--profile", type=Path, help="then one more 10×3 run, 1 worker under pyinstrument (.txt or .html)"
+    )
     args = parser.parse_args()
+    parts = set(args.only or ["engines", "census", "load", "long"])
+    seconds = args.seconds or (8.0 if args.quick else 30.0)
+    tables = args.tables or ([10] if args.quick else [10, 50])
     started = time.monotonic()
     before = machine()
-    print("engines ...", file=sys.stderr, flush=True)
-    engine_figures = engines.run(0.3 if args.quick else 1.0)
-    plan = server.QUICK if args.quick else server.Plan()
-    server_figures = asyncio.run(server.run(tuple(args.workers), plan))
-    rows = engine_rows(engine_figures) + list(server.iter_rows(server_figures))
+    raw: dict[str, object] = {"machine": before}
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+
+    engine_figures: list[engines.EngineFigures] = []
+    if "engines" in parts:
+        progress("engines")
+        engine_figures = engines.run(0.3 if args.quick else 1.0)
+        raw["engines"] = [asdict(f) for f in engine_figures]
+
+    censuses: list[census.Census] = []
+    if "census" in parts:
+        for workers in [1] if args.quick else sorted(set(args.workers)):
+            progress(f"statement census, {workers} worker(s)")
+            censuses.append(asyncio.run(census.run(workers, 60 if args.quick else 300, 20, LOG_DIR)))
+        raw["census"] = [{"workers": c.workers, **{k: c.per(k) for k in census.KINDS}} for c in censuses]
+
+    pairs: list[tuple[RunFigures, RunFigures | None]] = []
+    if "load" in parts:
+        why_not = "--no-peer" if args.no_peer else peer.available()
+        if why_not is None:
+            peer.prepare()
+        progress(f"registering {max(tables) * 3} users through the API (once: argon2 is slow)")
+        users = asyncio.run(measure.Users.register(max(tables) * 3, LOG_DIR))
+        try:
+            for count in tables:
+                for workers in args.workers:
+                    shape = load.Shape(tables=count, seconds=seconds, warmup=3.0 if args.quick else 4.0)
+                    progress(f"drachenhort {count}×3, {workers} worker(s), {seconds:.0f} s")
+                    ours = _attempt(measure.drachenhort(shape, workers, users, LOG_DIR))
+                    theirs = None
+                    if why_not is None and ours is not None:
+                        progress(f"boardgame.io + PostgreSQL {count}×3, {seconds:.0f} s")
+                        theirs = _attempt(peer.run(count, seconds, LOG_DIR))
+                    if ours is not None:
+                        pairs.append((ours, theirs))
+            if args.profile:
+                progress(f"profiled drachenhort 10×3, 1 worker -> {args.profile}")
+                shape = load.Shape(tables=10, seconds=seconds)
+                profiled = asyncio.run(
+                    measure.drachenhort(shape, 1, users, LOG_DIR, profile=args.profile.resolve())
+                )
+                raw["profiled"] = asdict(profiled)
+        finally:
+            asyncio.run(users.drop())
+        raw["runs"] = [[asdict(a), asdict(b) if b else None] for a, b in pairs]
+        if why_not is not None:
+            progress(f"peer not run: {why_not}")
+
+    long_figures: list[longmatch.Point] = []
+    if "long" in parts:
+        progress("long Drachenland match")
+        long_figures = asyncio.run(longmatch.run(LOG_DIR, 300 if args.quick else 2000))
+        raw["long"] = [asdict(p) for p in long_figures]
+
     elapsed = time.monotonic() - started
-    print_table(
-        rows,
-        f"Drachenhort bench ({time.strftime('%Y-%m-%d %H:%M')}, {elapsed:.0f} s)\n"
-        f"machine: {before}; at the end: load average {os.getloadavg()[0]:.1f}",
-    )
-    if args.json:
-        args.json.write_text(
-            json.dumps(
-                {
-                    "machine": before,
-                    "engines": [asdict(f) for f in engine_figures],
-                    "server": [asdict(f) for f in server_figures],
-                },
-                indent=1,
-                default=str,
-            )
+    print(f"Drachenhort bench ({time.strftime('%Y-%m-%d %H:%M')}, {elapsed:.0f} s)")
+    print(f"machine: {before}; at the end: load average {os.getloadavg()[0]:.1f}")
+    if engine_figures:
+        print_table(
+            "engines",
+            ("game", "seats", "decisions/s", "games/s", "decisions/game", "rebuild"),
+            [
+                (
+                    f.game,
+                    str(f.players),
+                    f"{f.decisions_per_s:,.0f}",
+                    f"{f.games_per_s:.1f}",
+                    f"{f.mean_decisions:.0f}",
+                    f"{f.rebuild_ms:.1f} ms / {f.rebuild_decisions} decisions",
+                )
+                for f in engine_figures
+            ],
         )
+    if censuses:
+        print_table(
+            "statements per request, counted by PostgreSQL (log_statement = all; one table, one at a time;"
+            f" pg_stat_statements {'usable' if censuses[0].pg_stat_statements else 'not loaded'})",
+            ("what", "per request", "target"),
+            [row for c in censuses for row in census.rows(c)],
+        )
+    if pairs:
+        print_table(
+            "closed loop, zero think time: Draco, 3 seats (Drachenhort);"
+            " cards, 3 seats (boardgame.io + bgio-postgres)",
+            RUN_HEADER,
+            [run_row(f) for pair in pairs for f in pair if f is not None],
+        )
+        compared = [(a, b) for a, b in pairs if b is not None]
+        if compared:
+            print_table(
+                "Drachenhort ÷ boardgame.io, pairwise (each Drachenhort run and the peer run right after it)",
+                (
+                    "shape",
+                    "turns/s",
+                    "server CPU/decision vs /move",
+                    "server CPU/turn vs /move",
+                    "all-postgres CPU/turn vs /move",
+                    "others p95",
+                    "load avg (ours/peer)",
+                ),
+                [ratio_row(a, b) for a, b in compared],
+            )
+        notes = [(run_row(a)[0], json.dumps(a.notes, default=str)) for a, _ in pairs]
+        print_table("notes (Drachenhort runs)", ("run", "notes"), notes)
+    if long_figures:
+        print_table(
+            "a long Drachenland match, 3 seats: the mover's answer by decision number (log_after sent)",
+            ("decisions", "answer bytes (mean)", "answer ms (mean)", "server CPU ms/decision", "n"),
+            [longmatch.row(p) for p in long_figures],
+        )
+    if args.json:
+        args.json.write_text(json.dumps(raw, indent=1, default=str))
 
 
 if __name__ == "__main__":
