@@ -13,7 +13,7 @@ afresh. ``release`` gives a claimed attempt back (a login that turned out right)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import case, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -24,6 +24,10 @@ from sqlalchemy.sql.elements import ColumnElement
 from app.db.models import Throttle
 from app.db.types import utcnow
 from app.services.errors import RateLimited
+
+NOT_BLOCKED = datetime(2000, 1, 1, tzinfo=UTC)
+"""``blocked_until`` of a key that may go: long past, not "now" (a request that computed its
+``now`` a moment earlier and then waited for the row would otherwise see it as blocked)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +55,7 @@ async def claim(db: AsyncSession, keys: list[tuple[str, Policy]], reason: str) -
         for key, _ in keys:
             await db.execute(
                 insert(Throttle)
-                .values(key=key, attempts=0, last_at=now, blocked_until=now)
+                .values(key=key, attempts=0, last_at=now, blocked_until=NOT_BLOCKED)
                 .on_conflict_do_nothing(index_elements=["key"])
             )
         for key, policy in keys:
@@ -80,18 +84,19 @@ async def claim(db: AsyncSession, keys: list[tuple[str, Policy]], reason: str) -
 
 async def release(db: AsyncSession, key: str) -> None:
     """Give back one counted attempt (and its delay) under ``key``; commits."""
-    now = utcnow()
     await db.execute(
         update(Throttle)
         .where(Throttle.key == key, Throttle.attempts > 0)
-        .values(attempts=Throttle.attempts - 1, blocked_until=now)
+        .values(attempts=Throttle.attempts - 1, blocked_until=NOT_BLOCKED)
     )
     await db.commit()
 
 
 async def forget(db: AsyncSession, key: str) -> None:
     """Start ``key`` afresh (a successful login clears its name's count from that address)."""
-    await db.execute(update(Throttle).where(Throttle.key == key).values(attempts=0, blocked_until=utcnow()))
+    await db.execute(
+        update(Throttle).where(Throttle.key == key).values(attempts=0, blocked_until=NOT_BLOCKED)
+    )
     await db.commit()
 
 
