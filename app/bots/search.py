@@ -27,6 +27,9 @@ from app.engine.rng import Rng
 
 EXPLORATION = 0.7
 """UCB1's exploration constant for rewards in [0, 1] (a little under sqrt(2): playouts are noisy)."""
+GREEDY_PLAYOUT = 0.75
+"""Share of playout moves taken by the game's greedy player (the rest uniformly random): greedy
+playouts say far more about a move than random ones, the random share keeps them varied."""
 _DRAWS_PER_ITERATION = 1 << 20
 """Each iteration reads its own range of the simulation Rng, so no two share a die roll."""
 
@@ -47,6 +50,8 @@ class SearchResult:
     move: Move
     iterations: int
     visits: dict[Move, int]
+    means: dict[Move, float]
+    """The mean reward of each root move for the deciding seat (for tuning and reports)."""
 
 
 def search(game: Game, bot: BotGame, obs: Observation, rng: random.Random, budget: Budget) -> SearchResult:
@@ -65,7 +70,8 @@ def search(game: Game, bot: BotGame, obs: Observation, rng: random.Random, budge
     visits = {move: child.visits for move, child in root.children.items()}
     # Most visits is the robust choice; ties (tiny budgets) go to the earlier legal move.
     best = max(offered, key=lambda m: (visits.get(m, -1), -offered.index(m)))
-    return SearchResult(best, iterations, visits)
+    means = {move: child.total / child.visits for move, child in root.children.items() if child.visits}
+    return SearchResult(best, iterations, visits, means)
 
 
 def terminal_rewards(outcome: Outcome) -> tuple[float, ...]:
@@ -107,7 +113,10 @@ def _iterate(
                 child.available += 1
         untried = [m for m in moves if m not in node.children]
         if untried:
-            move = untried[rng.randrange(len(untried))]
+            # The greedy move first: with a small budget the search then starts from what the
+            # easy level would play and has to find something better to deviate.
+            greedy = _greedy(game, state, seat, moves)
+            move = greedy if greedy in untried else untried[rng.randrange(len(untried))]
             child = node.children[move] = _Node(seat=seat, available=1)
         else:
             move = _ucb(node, moves)
@@ -141,6 +150,17 @@ def _playout(game: Game, bot: BotGame, state: State, rng: random.Random, chance:
             return terminal_rewards(outcome)
         seat = min(game.to_act(state))
         moves = game.legal_moves(state, seat)
-        state, _ = game.apply(state, seat, moves[rng.randrange(len(moves))], chance)
+        if len(moves) == 1:
+            move = moves[0]
+        elif rng.random() < GREEDY_PLAYOUT:
+            move = _greedy(game, state, seat, moves)
+        else:
+            move = moves[rng.randrange(len(moves))]
+        state, _ = game.apply(state, seat, move, chance)
     outcome = game.outcome(state)
     return terminal_rewards(outcome) if outcome is not None else bot.evaluate(state)
+
+
+def _greedy(game: Game, state: State, seat: Seat, moves: list[Move]) -> Move:
+    move = game.timeout_move(state, seat)
+    return move if move in moves else moves[0]

@@ -24,7 +24,9 @@ class Position:
     options: dict[str, Any]
 
     def observe(self, seat: Seat, *, with_log: bool = True) -> Observation:
-        return observe(self.game, self.state, seat, self.players, self.events if with_log else (), self.options)
+        return observe(
+            self.game, self.state, seat, self.players, self.events if with_log else (), self.options
+        )
 
     @property
     def acting(self) -> Seat:
