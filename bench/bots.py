@@ -70,6 +70,36 @@ def play(pairing: Pairing, number: int, think_ms: float) -> tuple[Pairing, Match
     return pairing, play_match(game, rotated(pairing.levels, number), 10_000 + number, think_ms=think_ms)
 
 
+def pool_overhead(calls: int = 50) -> tuple[float, float, int]:
+    """(ms in ``decide``, ms in ``decide_async``, pickled bytes) for a one-iteration decision on a
+    five-seat Draco view (the biggest view): the difference is what the process hop costs."""
+    import asyncio
+    import multiprocessing
+    import pickle
+
+    from app.bots import Budget, decide, decide_async, observe
+    from app.engine.rng import Rng
+
+    game = get_game("draco")
+    state = game.setup(5, {}, Rng(b"pool-overhead-bench-seed-0123456"))
+    obs = observe(game, state, 0, 5)
+    budget = Budget(iterations=1)
+    started = time.perf_counter()
+    for k in range(calls):
+        decide(obs, S, k, budget)
+    direct = (time.perf_counter() - started) / calls * 1000
+
+    async def hop() -> float:
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            await decide_async(obs, S, 0, budget, pool=pool)  # start the process first
+            started = time.perf_counter()
+            for k in range(calls):
+                await decide_async(obs, S, k, budget, pool=pool)
+            return (time.perf_counter() - started) / calls * 1000
+
+    return direct, asyncio.run(hop()), len(pickle.dumps(obs))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -123,6 +153,14 @@ def main() -> None:
         per_s = figures.decisions / figures.seconds if figures.seconds else 0.0
         ms = 1000 * figures.seconds / figures.decisions if figures.decisions else 0.0
         rows.append((f"speed {level}", f"{ms:.2f} ms/decision, {per_s:,.0f} decisions/s", ""))
+    direct, hop, size = pool_overhead()
+    rows.append(
+        (
+            "process pool hop (draco 5p view)",
+            f"{hop - direct:.2f} ms per decision ({direct:.2f} direct, {hop:.2f} via pool; {size:,} bytes)",
+            "",
+        )
+    )
     width = max(len(r[0]) for r in rows)
     value_width = max(len(r[1]) for r in rows)
     print(f"{'pairing':<{width}} | {'win rate [95 % Wilson]':<{value_width}} | target")

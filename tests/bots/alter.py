@@ -7,9 +7,9 @@ from dataclasses import replace
 from typing import Any
 
 from app.engine.protocol import Seat
-from app.games.draco.state import DracoState
 from app.games.drachenland.rules import replace as dl_replace
 from app.games.drachenland.state import State as DrachenlandState
+from app.games.draco.state import DracoState
 from app.games.felsental.state import FelsState, Side, evolve
 
 
