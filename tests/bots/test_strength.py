@@ -34,5 +34,5 @@ def test_strong_beats_random(slug: str) -> None:
 
 @pytest.mark.slow
 def test_strong_beats_easy_at_draco() -> None:
-    tally = _tally("draco", (Level.STRONG, Level.EASY), games=10, iterations=100)
-    assert tally.levels["strong"].wins >= 6
+    tally = _tally("draco", (Level.STRONG, Level.EASY), games=8, iterations=60)
+    assert tally.levels["strong"].wins >= 5
