@@ -65,9 +65,12 @@ def pairings(only: set[str] | None = None) -> list[Pairing]:
     return [p for p in result if only is None or p.game in only]
 
 
-def play(pairing: Pairing, number: int, think_ms: float) -> tuple[Pairing, MatchResult]:
+def play(
+    pairing: Pairing, number: int, think_ms: float, iterations: int | None
+) -> tuple[Pairing, MatchResult]:
     game = get_game(pairing.game)
-    return pairing, play_match(game, rotated(pairing.levels, number), 10_000 + number, think_ms=think_ms)
+    seating = rotated(pairing.levels, number)
+    return pairing, play_match(game, seating, 10_000 + number, think_ms=think_ms, iterations=iterations)
 
 
 def pool_overhead(calls: int = 50) -> tuple[float, float, int]:
@@ -107,17 +110,27 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games per pairing, 10 ms")
     parser.add_argument("--games", type=int, default=200, help="games per pairing")
     parser.add_argument("--think-ms", type=float, default=30.0, help="strong's budget per decision")
+    parser.add_argument(
+        "--iterations",
+        type=int,
+        help="strong's budget in iterations instead (load-independent, reproducible)",
+    )
+    parser.add_argument(
+        "--pairing", action="append", help="only pairings whose name contains this (repeatable)"
+    )
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
     games, think_ms = (4, 10.0) if args.quick else (args.games, args.think_ms)
     plan = pairings(set(args.game) if args.game else None)
+    if args.pairing:
+        plan = [p for p in plan if any(text in p.name for text in args.pairing)]
     tallies = {p: LevelTally() for p in plan}
     speed = LevelTally()
     started = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
-        futures = [pool.submit(play, p, n, think_ms) for p in plan for n in range(games)]
+        futures = [pool.submit(play, p, n, think_ms, args.iterations) for p in plan for n in range(games)]
         for done, future in enumerate(as_completed(futures), 1):
             pairing, result = future.result()
             tallies[pairing].add(result)
@@ -131,7 +144,12 @@ def main() -> None:
     elapsed = time.monotonic() - started
     print(
         f"Bot tournaments ({time.strftime('%Y-%m-%d %H:%M')}): {games} games per pairing, seats rotated, "
-        f"think-ms {think_ms:g} (normal {think_ms / 4:g}), {args.processes} processes, {elapsed:.0f} s, "
+        + (
+            f"{args.iterations} iterations (normal {args.iterations // 4})"
+            if args.iterations
+            else f"think-ms {think_ms:g} (normal {think_ms / 4:g})"
+        )
+        + f", {args.processes} processes, {elapsed:.0f} s, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
     rows = []
