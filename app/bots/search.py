@@ -81,9 +81,10 @@ def search(game: Game, bot: BotGame, obs: Observation, rng: random.Random, budge
         _iterate(game, bot, state, obs.seat, root, root_moves, offered, rng, chance)
         iterations += 1
     visits = {move: child.visits for move, child in root.children.items()}
-    # Most visits is the robust choice; ties (tiny budgets) go to the earlier legal move.
-    best = max(offered, key=lambda m: (visits.get(m, -1), -offered.index(m)))
     means = {move: child.total / child.visits for move, child in root.children.items() if child.visits}
+    # Most visits is the robust choice. Ties (a budget too small to tell moves apart) go to the
+    # greedy move, so a starved search plays like the easy level rather than like a coin.
+    best = max(offered, key=lambda m: (visits.get(m, -1), m == root.greedy, means.get(m, 0.0)))
     return SearchResult(best, iterations, visits, means)
 
 
