@@ -65,6 +65,8 @@ def play_match(
         if total >= max_decisions:
             raise StalledGame(f"{game.slug}: no end after {max_decisions} decisions")
         seat = min(game.to_act(state))
+        # ``observe`` would filter and convert the whole log at every decision; the arena keeps
+        # each seat's visible log as it grows (a Drachenland match has thousands of events).
         obs = Observation(
             game=game.slug,
             seat=seat,

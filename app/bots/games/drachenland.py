@@ -112,7 +112,7 @@ def evaluate(state: State) -> tuple[float, ...]:
     return margin_rewards(values, _SCALE)
 
 
-BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=40)
+BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=12)
 
 
 # --- private helpers -------------------------------------------------------------------------

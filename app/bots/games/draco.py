@@ -86,7 +86,7 @@ def evaluate(state: DracoState) -> tuple[float, ...]:
     return margin_rewards(values, _SCALE)
 
 
-BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=24)
+BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=6)
 
 
 def _card(raw: dict[str, Any]) -> Card:

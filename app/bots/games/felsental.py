@@ -18,7 +18,8 @@ from app.games.felsental.state import Attack, DwarfSetup, FelsState, LegResult, 
 _DWARF_TOTAL = sum(DWARF_FIELDS.values())
 _LEG_WEIGHT = 3.0
 """A leg won outweighs any lead inside a leg."""
-_SCALE = 0.6
+_SCALE = 0.15
+"""About one wound in twenty is worth a few percent of winning chance."""
 
 
 def determinise(obs: Observation, rng: random.Random) -> FelsState:
@@ -85,7 +86,7 @@ def evaluate(state: FelsState) -> tuple[float, ...]:
     return margin_rewards(values, _SCALE)
 
 
-BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=30)
+BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=10)
 assert len(TRACKS) == 4 and len(DWARVES) == 3
 
 
