@@ -37,8 +37,12 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check app tests bench
 	$(BIN)/mypy
 
+# The move path beside boardgame.io, statements, a long match, engines; then the bot tournaments
+# (200 games per pairing at 30 ms a decision: the levels' own 2 s would take days on two cores).
+BOTS_ARGS ?= --games 200 --think-ms 30
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
+	$(BIN)/python bench/bots.py $(BOTS_ARGS)
 
 # PNGs of every board (and page) at 1366 px and 390 px, German and English, for people to look at.
 screenshots: $(VENV)/.installed-dev

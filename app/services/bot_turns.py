@@ -148,8 +148,14 @@ class BotRunner:
         assert loaded.game is not None and loaded.turn is not None
         turn = loaded.turn
         # The bot's own pending decisions are part of what it sees; anybody else's are not.
-        state = loaded.current() if turn.pending_seat in (None, seat) else turn.committed
-        obs = observe(loaded.game, state, seat, loaded.row.players, options=loaded.row.options)
+        own_pending = turn.pending_seat in (None, seat)
+        state = loaded.current() if own_pending else turn.committed
+        # The events of the kept log (the newest decisions) and of its own pending decisions:
+        # ``observe`` keeps those its seat was shown (the determinisers count from them).
+        events = [e for row in loaded.log for e in row.events]
+        if own_pending:
+            events += [e for decision in turn.pending for e in decision.events]
+        obs = observe(loaded.game, state, seat, loaded.row.players, events, options=loaded.row.options)
         seed = zlib.crc32(f"{loaded.id}:{version}".encode())
         budget = budget_for(level, self._think_ms)
         if level in INLINE:
