@@ -273,7 +273,7 @@ async def publish(match: Match, seats: Sequence[MatchSeat], users: set[int] | No
 @use_case
 async def check_resign(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSummary:
     """The match the user may resign from (what ``resign`` would refuse, raised the same way)."""
-    match, seats, seat = await _running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id)
     control = await db.get(MatchControl, match_id, populate_existing=True)
     if control is not None and seat in control.resigned:
         raise Conflict("you have resigned already")
@@ -284,7 +284,7 @@ async def check_resign(db: AsyncSession, *, match_id: int, user_id: int) -> Matc
 async def resign(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
     """Concede. With one opponent left the match ends (you last); otherwise the server plays
     your remaining turns with the game's ``timeout_move`` and you rank last."""
-    match, seats, seat = await _running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id)
     control = await control_of(db, match_id)
     if seat in control.resigned:
         raise Conflict("you have resigned already")
@@ -321,7 +321,7 @@ async def resign(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
 @use_case
 async def offer_draw(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
     """Offer a draw (two-player games); the opponent accepts or declines."""
-    match, seats, seat = await _running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id)
     if len(seats) != 2:
         raise Conflict("a draw can be offered in two-player games only")
     control = await control_of(db, match_id)
@@ -342,7 +342,7 @@ async def offer_draw(db: AsyncSession, *, match_id: int, user_id: int) -> ClockO
 async def answer_draw(db: AsyncSession, *, match_id: int, user_id: int, accept: bool) -> ClockOut:
     """Accept (the match ends drawn: both rank first) or decline the opponent's offer;
     the one who offered may withdraw it (``accept=False``)."""
-    match, seats, seat = await _running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id)
     control = await control_of(db, match_id)
     if control.draw_offer_by is None:
         raise Conflict("no draw is on offer")
@@ -368,7 +368,7 @@ async def vote_end(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut
     When every other player has voted, the match ends: the late seats rank last, the others
     share first place.
     """
-    match, seats, seat = await _running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id)
     control = await control_of(db, match_id)
     if control.policy != TimeoutPolicy.VOTE or not control.late or control.late_for != match.turn_started_at:
         raise Conflict("nobody is out of time in this match")
@@ -447,7 +447,8 @@ async def rematch(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSumm
 # --- helpers ------------------------------------------------------------------------------
 
 
-async def _running_seat(db: AsyncSession, match_id: int, user_id: int) -> tuple[Match, list[MatchSeat], Seat]:
+async def running_seat(db: AsyncSession, match_id: int, user_id: int) -> tuple[Match, list[MatchSeat], Seat]:
+    """The running match, its seats and the user's seat (Forbidden, Conflict otherwise)."""
     match = await load_match(db, match_id)
     seats = (await load_seats(db, [match_id]))[match_id]
     seat = seat_of(seats, user_id)

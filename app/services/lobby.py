@@ -146,14 +146,7 @@ async def add_bots(db: AsyncSession, *, match_id: int, user_id: int, level: str)
         raise Conflict(_CHANGED)
     for seat, bot_id in zip(free, bot_ids, strict=True):
         seat.user_id = bot_id
-    await db.flush()
-    started = all(s.user_id is not None for s in seats)
-    if started:
-        await _start(db, match, seats, seen=match.version)
-    await db.commit()
-    await _nudge_members(match, seats)
-    if started:
-        bot_turns.after_start(match.id)
+    await _seated(db, match, seats)
     return summary(match, seats, await user_names(db, seats), user_id)
 
 
@@ -194,14 +187,7 @@ async def join_match(
         raise Conflict(_CHANGED)
     free.user_id = user_id
     free.reserved_for = None
-    await db.flush()
-    started = all(s.user_id is not None for s in seats)
-    if started:
-        await _start(db, match, seats, seen=match.version)
-    await db.commit()
-    await _nudge_members(match, seats)
-    if started:
-        bot_turns.after_start(match.id)
+    await _seated(db, match, seats)
     return summary(match, seats, await user_names(db, seats), user_id)
 
 
@@ -444,6 +430,19 @@ async def _invited_users(
     if any(u.id == creator_id for u in users):
         raise InvalidInput("you sit at your own table already: do not invite yourself")
     return users
+
+
+async def _seated(db: AsyncSession, match: Match, seats: list[MatchSeat]) -> None:
+    """Seats were taken (the version bumped): start the match if the table is full, commit, tell
+    the members, and let a bot that moves first begin."""
+    await db.flush()
+    started = all(s.user_id is not None for s in seats)
+    if started:
+        await _start(db, match, seats, seen=match.version)
+    await db.commit()
+    await _nudge_members(match, seats)
+    if started:
+        bot_turns.after_start(match.id)
 
 
 async def _start(db: AsyncSession, match: Match, seats: list[MatchSeat], *, seen: int) -> None:

@@ -15,11 +15,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bots import Level
 from app.db.async_play import MatchControl
-from app.db.models import Match, MatchSeat, MatchStatus
+from app.db.models import Match, MatchSeat
 from app.services import bot_turns, conclusions
 from app.services._db import use_case
-from app.services._rows import bump_version, load_match, load_seats, seat_of
-from app.services.errors import Conflict, Forbidden
+from app.services._rows import bump_version
+from app.services.errors import Conflict
 
 LEVEL = Level.NORMAL
 """A stand-in plays reasonably well and thinks half a second."""
@@ -42,13 +42,7 @@ async def hand_to_bots(
 @use_case
 async def take_back(db: AsyncSession, *, match_id: int, user_id: int) -> None:
     """The owner plays their seat again (a bot decision under way is refused as stale)."""
-    match = await load_match(db, match_id)
-    seats = (await load_seats(db, [match_id]))[match_id]
-    seat = seat_of(seats, user_id)
-    if seat is None:
-        raise Forbidden("you do not play in this match")
-    if match.status != MatchStatus.ACTIVE:
-        raise Conflict("this match is not running")
+    match, seats, seat = await conclusions.running_seat(db, match_id, user_id)
     row = next(s for s in seats if s.seat == seat)
     if row.stand_in is None:
         raise Conflict("you are playing this seat yourself already")

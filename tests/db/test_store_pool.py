@@ -15,6 +15,7 @@ from tests.support.db import uses_postgres
 
 pytestmark = pytest.mark.skipif(not uses_postgres(), reason="PostgreSQL's own pool: set TEST_DATABASE_URL")
 POOL_SIZE = 4
+NO_SUCH_MATCH = 2_000_000_000
 
 
 async def test_concurrent_first_requests_share_one_pool(database_url: str) -> None:
@@ -22,7 +23,8 @@ async def test_concurrent_first_requests_share_one_pool(database_url: str) -> No
     store = PostgresStore(dsn, pool_size=POOL_SIZE)
     watcher = await asyncpg.connect(dsn)
     try:
-        answers = await asyncio.gather(*(store.load(1, log_after=0, log_limit=1) for _ in range(40)))
+        reads = [store.load(NO_SUCH_MATCH, log_after=0, log_limit=1) for _ in range(40)]
+        answers = await asyncio.gather(*reads)
         assert answers == [None] * 40  # no such match: each read answered
         database = await watcher.fetchval("SELECT current_database()")
         backends = await watcher.fetchval(
