@@ -46,6 +46,8 @@ STUCK_AFTER = timedelta(seconds=60)
 """A bot turn older than this was lost by a worker (a bot's whole turn takes seconds)."""
 MAX_DECISIONS = 2_000
 """Per wake-up: a match of bots only ends long before (a guard against a loop, not a limit)."""
+MAX_STALE = 20
+"""Decisions overtaken in one wake-up before the runner leaves the match to the sweep."""
 INLINE = (Level.RANDOM, Level.EASY)
 
 log = logging.getLogger(__name__)
@@ -105,8 +107,8 @@ class BotRunner:
         """Take every decision of the match's bots until a person is to act; the count taken."""
         from app.services.play import decisions  # decisions wakes runners: imported late
 
-        taken = 0
-        while taken < MAX_DECISIONS:
+        taken = stale = 0
+        while taken < MAX_DECISIONS and stale < MAX_STALE:
             async with self._sessionmaker() as db:
                 loaded = await kept.load(db, match_id)
                 actor = self.bot_to_act(loaded.row)
@@ -137,7 +139,8 @@ class BotRunner:
                             locale="en",
                         )
                 except (StaleVersion, Conflict):
-                    continue  # someone (a person, another worker) moved first: read again
+                    stale += 1  # someone (a person, another worker) moved first: read again
+                    continue
                 except DomainError as error:
                     log.warning("bot of match %s seat %s was refused: %s", match_id, seat, error)
                     return taken
