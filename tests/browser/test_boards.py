@@ -53,7 +53,8 @@ class Tables:
 
 
 def _moved_twice(slug: str, match: dict[str, Any]) -> bool:
-    newest = match["log"][-LINES // 2 :]
+    # Committed lines only: the pages are looked at as a spectator, who sees no pending ones.
+    newest = [e for e in match["log"] if not e["pending"]][-LINES // 2 :]
     return len(match["log"]) > 20 and sum(bool(MOVED[slug].search(e["text"])) for e in newest) >= 2
 
 
