@@ -23,15 +23,15 @@ from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import select, text
+from sqlalchemy import exists, select, text
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
-from app.db.async_play import MatchControl, TimeoutPolicy, UserSettings
+from app.db.async_play import MatchControl, RatingChange, TimeoutPolicy, UserSettings
 from app.db.models import Match, MatchSeat, MatchStatus
 from app.db.types import utcnow
-from app.services import conclusions, mail, notify, stand_ins
+from app.services import conclusions, mail, notify, ratings, stand_ins
 from app.services._db import use_case
 from app.services._rows import bump_version, load_match, load_seats
 from app.services.errors import Conflict, Forbidden, InvalidInput
@@ -40,6 +40,9 @@ from app.services.play_schemas import ClockOut
 DAYS_MIN, DAYS_MAX = 1, 14
 VACATION_DAYS_PER_YEAR = 14
 STALL_DAYS = 30
+RATE_WITHIN = timedelta(days=1)
+"""A match finished this recently without ratings is rated by the round (a crash between the
+finishing commit and its ratings' own transaction); unrated matches are looked at that long."""
 TICK_SECONDS = 30.0
 ADVISORY_LOCK_KEY = 0x44524143  # "DRAC": one clock round at a time across workers and hosts
 
@@ -60,6 +63,8 @@ class TickReport:
     handed_to_bots: list[tuple[int, int]] = field(default_factory=list)
     """(match id, seat) a stand-in bot took over."""
     aborted: list[int] = field(default_factory=list)
+    rated: list[int] = field(default_factory=list)
+    """Finished matches the round rated (their ratings were lost to a crash)."""
     mails: int = 0
 
 
@@ -137,6 +142,7 @@ async def tick(
             async with sessionmaker() as db:
                 await _check_match(db, match_id, now, report)
             report.checked += 1
+        await _rate_left_over(sessionmaker, now, report)
         if settings is not None:
             report.mails = await mail.send_pending(sessionmaker, settings, now=now)
         await lock_db.rollback()  # releases the transaction-level advisory lock
@@ -169,6 +175,24 @@ async def running(
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await task
+
+
+async def _rate_left_over(
+    sessionmaker: async_sessionmaker[AsyncSession], now: datetime, report: TickReport
+) -> None:
+    """Rate recently finished matches that have no ratings (rating is idempotent, and a match
+    that is not rated, e.g. one with a bot, stays so)."""
+    async with sessionmaker() as db:
+        left_over = select(Match.id).where(
+            Match.status == MatchStatus.FINISHED,
+            Match.finished_at >= now - RATE_WITHIN,
+            ~exists().where(RatingChange.match_id == Match.id),
+        )
+        ids = list(await db.scalars(left_over))
+    for match_id in ids:
+        async with sessionmaker() as db:
+            if await ratings.rate_finished(db, match_id=match_id):
+                report.rated.append(match_id)
 
 
 # --- one match ----------------------------------------------------------------------------

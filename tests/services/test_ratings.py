@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 from openskill.models import PlackettLuce
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy import delete, func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.db.async_play import RatingChange
-from app.services import conclusions, ratings
+from app.db.async_play import Rating, RatingChange
+from app.services import clocks, conclusions, ratings
 from app.services._rows import load_seats
 from app.services.errors import NotFound
 from tests.conftest import MakeUser
@@ -123,3 +123,21 @@ async def test_the_ranking_lists_players_by_ordinal(db: AsyncSession, make_user:
     assert [row.position for row in table] == list(range(1, len(table) + 1))
     with pytest.raises(NotFound):
         await ratings.ranking(db, game="no-such-game")
+
+
+async def test_the_clock_round_rates_a_match_whose_ratings_a_crash_lost(
+    db: AsyncSession, sessionmaker: async_sessionmaker[AsyncSession], make_user: MakeUser
+) -> None:
+    players = [await make_user() for _ in range(2)]
+    match_id = await start_toy_match(db, players)
+    await play_to_end(db, match_id)
+    # As if the process died between the finishing commit and the ratings' own transaction.
+    await db.execute(delete(RatingChange).where(RatingChange.match_id == match_id))
+    await db.execute(delete(Rating).where(Rating.user_id.in_([p.id for p in players])))
+    await db.commit()
+
+    report = await clocks.tick(sessionmaker)
+    assert match_id in report.rated
+    count = await db.scalar(select(func.count()).where(RatingChange.match_id == match_id))
+    assert count == 2
+    assert match_id not in (await clocks.tick(sessionmaker)).rated  # once
