@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import VIEWPORTS, api_client, register, start_toy_match
+from tests.browser.pages import VIEWPORTS, api_client, log_in, register, start_toy_match
 from tests.support.client import request_id
 from tests.support.server import Server
 
@@ -36,18 +36,11 @@ MARKER_ROOM = """(list) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def long_match(server: Server, browser: Any) -> Iterator[tuple[str, int]]:
-    """A toy match whose players have passed (confirmed) hundreds of times: a log of 1,000+ lines."""
-    context = browser.new_context()
-    page = context.new_page()
-    alice, bob = register(page, server.base_url), register(page, server.base_url)
-    context.close()
-    match_id = start_toy_match(server.base_url, alice, bob)
-    players = [api_client(server.base_url, alice)[0], api_client(server.base_url, bob)[0]]
+def _pass(base_url: str, names: tuple[str, str], match_id: int, rounds: int) -> None:
+    """Both players confirm (pass) ``rounds`` times over the API: each confirm logs one line."""
+    players = [api_client(base_url, name)[0] for name in names]
     try:
-        # Every confirm logs one line; answers carry only the newest lines, so count the confirms.
-        for _ in range(LINES // 2 + 1):
+        for _ in range(rounds):
             for client in players:
                 view = client.get(f"/api/matches/{match_id}").json()
                 answer = client.post(
@@ -58,6 +51,17 @@ def long_match(server: Server, browser: Any) -> Iterator[tuple[str, int]]:
     finally:
         for client in players:
             client.close()
+
+
+@pytest.fixture(scope="module")
+def long_match(server: Server, browser: Any) -> Iterator[tuple[str, int]]:
+    """A toy match whose players have passed (confirmed) hundreds of times: a log of 1,000+ lines."""
+    context = browser.new_context()
+    page = context.new_page()
+    alice, bob = register(page, server.base_url), register(page, server.base_url)
+    context.close()
+    match_id = start_toy_match(server.base_url, alice, bob)
+    _pass(server.base_url, (alice, bob), match_id, LINES // 2 + 1)
     yield alice, match_id
 
 
@@ -104,25 +108,12 @@ def test_a_click_at_decision_1500_answers_as_little_as_at_decision_10(
     bob = register(bob_context.new_page(), server.base_url)
     bob_context.close()
     short_id = start_toy_match(server.base_url, alice, bob)
-    players = [api_client(server.base_url, alice)[0], api_client(server.base_url, bob)[0]]
-    try:
-        for _ in range(5):  # ten decisions
-            for client in players:
-                view = client.get(f"/api/matches/{short_id}").json()
-                body = {"expected_version": view["version"], "request_id": request_id()}
-                assert client.post(f"/api/matches/{short_id}/confirm", json=body).status_code == 200
-    finally:
-        for client in players:
-            client.close()
+    _pass(server.base_url, (alice, bob), short_id, 5)  # ten decisions
     context = browser.new_context(locale="en-US")
+    log_in(context, server.base_url, alice)
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
-        page.goto(f"{server.base_url}/login")
-        page.fill("input[name=name]", alice)
-        page.fill("input[name=password]", "correct horse battery")
-        page.click("form[action='/login'] button[type=submit]")
-        page.wait_for_url(f"{server.base_url}/")
         sizes = {}
         for match_id in (short_id, long_id):
             page.goto(f"{server.base_url}/matches/{match_id}")
