@@ -10,7 +10,8 @@
 - Every seat holds the match's live stream open (``GET /api/live?match=ID``). Its ``view`` events
   are the only way a seat learns about other seats' decisions: nobody sends a GET.
 - One decision in flight per table: the seat whose view says it acts posts a random legal move
-  (or ``/confirm`` when its view offers confirm) with ``expected_version``, a fresh
+  (or ``/confirm`` when its view offers confirm; with ``confirm_in_move`` the move carries
+  ``"confirm": true`` and ends the turn itself when only confirm is left) with ``expected_version``, a fresh
   ``request_id`` and ``log_after`` (the newest log seq it has), and uses the answer as its new
   view. After a committing answer, the next seat acts as soon as its stream brings it the new
   version.
@@ -58,6 +59,9 @@ class Shape:
     game: str = "draco"
     expected_decisions_per_s: float = 600.0
     """Only to make enough matches beforehand."""
+    confirm_in_move: bool = False
+    """Send ``"confirm": true`` with each move: a move that leaves nothing but confirm ends the
+    turn in the same request (the "no confirmation" preference); otherwise confirm is a request."""
 
 
 @dataclass(frozen=True)
@@ -268,6 +272,8 @@ class Table:
         else:
             moves = [m for m in view["legal"] if m != "confirm"] or view["legal"]
             body["move"] = self.rng.choice(moves)
+            if self.shape.confirm_in_move:
+                body["confirm"] = True
             path = f"/api/matches/{match_id}/moves"
         started = time.perf_counter()
         try:

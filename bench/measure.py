@@ -43,6 +43,8 @@ class RunFigures:
     """1-minute load average at the start and at the end of the window."""
     loadgen_cpu_pct: float
     notes: dict[str, object] = field(default_factory=dict)
+    confirm_in_move: bool = False
+    """Drachenhort: moves sent with ``"confirm": true`` (a decision per turn, mostly)."""
 
 
 @dataclass
@@ -123,6 +125,7 @@ async def drachenhort(
         return value * per_s / dps if dps else float("nan")
 
     return RunFigures(
+        confirm_in_move=shape.confirm_in_move,
         system="drachenhort",
         tables=shape.tables,
         workers=workers,

@@ -89,7 +89,7 @@ RUN_HEADER = (
 
 
 def run_row(f: RunFigures) -> tuple[str, ...]:
-    name = f"{f.system} {f.tables}×3" + (f" w{f.workers}" if f.system == "drachenhort" else "")
+    name = f"{f.system} {f.tables}×3" + (f" w{f.workers}{_mode(f)}" if f.system == "drachenhort" else "")
     return (
         name,
         _num(f.turns_per_s),
@@ -107,12 +107,16 @@ def run_row(f: RunFigures) -> tuple[str, ...]:
     )
 
 
+def _mode(f: RunFigures) -> str:
+    return " +confirm" if f.confirm_in_move else ""
+
+
 def ratio_row(ours: RunFigures, theirs: RunFigures) -> tuple[str, ...]:
     def ratio(a: float, b: float) -> str:
         return "–" if not b or math.isnan(a) or math.isnan(b) else f"{a / b:.2f}×"
 
     return (
-        f"{ours.tables}×3 w{ours.workers}",
+        f"{ours.tables}×3 w{ours.workers}{_mode(ours)}",
         ratio(ours.turns_per_s, theirs.turns_per_s),
         ratio(ours.server_ms_per_decision, theirs.server_ms_per_decision),
         ratio(ours.server_ms_per_turn, theirs.server_ms_per_turn),
@@ -120,6 +124,14 @@ def ratio_row(ours: RunFigures, theirs: RunFigures) -> tuple[str, ...]:
         ratio(ours.others_ms[1], theirs.others_ms[1]),
         f"{ours.loadavg[0]:.1f}/{theirs.loadavg[0]:.1f}",
     )
+
+
+def _in_run_order(pairs: Sequence[tuple[RunFigures, RunFigures | None]]) -> list[RunFigures]:
+    """Every run once (a peer run is shared by the two Drachenhort runs around it)."""
+    runs: list[RunFigures] = []
+    for pair in pairs:
+        runs += [f for f in pair if f is not None and not any(f is r for r in runs)]
+    return runs
 
 
 def _attempt(run: Coroutine[Any, Any, RunFigures]) -> RunFigures | None:
@@ -140,6 +152,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--seconds", type=float, help="the measured window of each run (default 30, quick 8)")
     parser.add_argument("--no-peer", action="store_true", help="Drachenhort only")
+    parser.add_argument(
+        "--confirm",
+        choices=["apart", "in-move", "both"],
+        default="both",
+        help="Drachenhort's mover: confirm as its own request, sent with the move, or both (default)",
+    )
     parser.add_argument("--only", choices=["engines", "census", "load", "long"], nargs="+")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     parser.add_argument(
@@ -149,6 +167,7 @@ def main() -> None:
     parts = set(args.only or ["engines", "census", "load", "long"])
     seconds = args.seconds or (8.0 if args.quick else 30.0)
     tables = args.tables or ([10] if args.quick else [10, 50])
+    modes = {"apart": [False], "in-move": [True], "both": [False, True]}[args.confirm]
     started = time.monotonic()
     before = machine()
     raw: dict[str, object] = {"machine": before}
@@ -177,15 +196,25 @@ def main() -> None:
         try:
             for count in tables:
                 for workers in args.workers:
-                    shape = load.Shape(tables=count, seconds=seconds, warmup=3.0 if args.quick else 4.0)
-                    progress(f"drachenhort {count}×3, {workers} worker(s), {seconds:.0f} s")
-                    ours = _attempt(measure.drachenhort(shape, workers, users, LOG_DIR))
-                    theirs = None
-                    if why_not is None and ours is not None:
-                        progress(f"boardgame.io + PostgreSQL {count}×3, {seconds:.0f} s")
-                        theirs = _attempt(peer.run(count, seconds, LOG_DIR))
-                    if ours is not None:
-                        pairs.append((ours, theirs))
+                    # Confirm as its own request, the peer, then confirm sent with the move: both
+                    # of ours are compared with the peer run between them.
+                    ours = []
+                    for confirm_in_move in modes:
+                        shape = load.Shape(
+                            tables=count,
+                            seconds=seconds,
+                            warmup=3.0 if args.quick else 4.0,
+                            confirm_in_move=confirm_in_move,
+                        )
+                        how = "confirm in the move" if confirm_in_move else "confirm apart"
+                        progress(f"drachenhort {count}×3, {workers} worker(s), {how}, {seconds:.0f} s")
+                        ours.append(_attempt(measure.drachenhort(shape, workers, users, LOG_DIR)))
+                        if confirm_in_move == modes[0] and why_not is None:
+                            progress(f"boardgame.io + PostgreSQL {count}×3, {seconds:.0f} s")
+                            theirs = _attempt(peer.run(count, seconds, LOG_DIR))
+                        elif confirm_in_move == modes[0]:
+                            theirs = None
+                    pairs += [(figures, theirs) for figures in ours if figures is not None]
             if args.profile:
                 progress(f"profiled drachenhort 10×3, 1 worker -> {args.profile}")
                 shape = load.Shape(tables=10, seconds=seconds)
@@ -233,15 +262,15 @@ def main() -> None:
         )
     if pairs:
         print_table(
-            "closed loop, zero think time: Draco, 3 seats (Drachenhort);"
-            " cards, 3 seats (boardgame.io + bgio-postgres)",
+            "closed loop, zero think time: Draco, 3 seats (Drachenhort; +confirm: moves sent with"
+            ' "confirm": true); cards, 3 seats (boardgame.io + bgio-postgres)',
             RUN_HEADER,
-            [run_row(f) for pair in pairs for f in pair if f is not None],
+            [run_row(f) for f in _in_run_order(pairs)],
         )
         compared = [(a, b) for a, b in pairs if b is not None]
         if compared:
             print_table(
-                "Drachenhort ÷ boardgame.io, pairwise (each Drachenhort run and the peer run right after it)",
+                "Drachenhort ÷ boardgame.io, pairwise (each Drachenhort run and the peer run next to it)",
                 (
                     "shape",
                     "turns/s",

@@ -233,6 +233,40 @@ async def test_a_repeated_request_gets_the_same_answer_after_the_match_moved_on(
     assert any(e.pending for e in pending.match.log)
 
 
+async def test_a_move_sent_with_confirm_ends_the_turn_once_only_confirm_is_left(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    """``then_confirm`` folds the confirm into the move that leaves nothing else to decide: one
+    write, both decisions logged as if sent apart, and a repeated request applies once."""
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    args = {"match_id": match_id, "user_id": alice.id, "locale": "en", "then_confirm": True}
+    first_card = start.legal[0]
+    first = await play.submit_move(
+        db, move=first_card, expected_version=start.version, request_id=new_request_id(), **args
+    )  # type: ignore[arg-type]
+    assert not first.committed and first.match.can_undo, "a second card may still be played: no confirm"
+    second_card, request_id = first.match.legal[0], new_request_id()
+    second = await play.submit_move(
+        db, move=second_card, expected_version=first.version, request_id=request_id, **args
+    )  # type: ignore[arg-type]
+    assert second.committed and second.match.to_act == [1] and not second.match.can_undo
+    assert second.version == start.version + VERSION_SPAN, "one commit: the public version moved by one"
+    logged = list(
+        await db.scalars(select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq))
+    )
+    assert [m.move for m in logged] == [first_card, second_card, "confirm"]
+    again = await play.submit_move(
+        db, move=second_card, expected_version=first.version, request_id=request_id, **args
+    )  # type: ignore[arg-type]
+    assert again == second and await _log_count(db, match_id) == 3
+    row = await db.get(Match, match_id, populate_existing=True)
+    assert row is not None
+    last = rebuild(TOY, 2, row.options, row.seed, [(m.seat, Move.parse(m.move)) for m in logged])
+    assert TOY.format_position(last.state) == row.state
+    assert (await _view(db, match_id, bob)).legal, "the turn passed to bob"
+
+
 async def test_an_answer_stored_whole_is_still_understood(db: AsyncSession, make_user: MakeUser) -> None:
     match_id, alice, _ = await _two_player_match(db, make_user)
     start = await _view(db, match_id, alice)

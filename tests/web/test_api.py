@@ -228,3 +228,28 @@ async def test_unknown_routes_are_404_pages(server: Server) -> None:
         api = await client.get("/api/no-such-thing")
     assert page.status_code == 404 and 'class="flash error"' in page.text
     assert api.status_code == 404 and api.json()["detail"]
+
+
+async def test_a_move_with_confirm_true_ends_the_turn_in_one_request(toy_match: ToyMatch) -> None:
+    """The second card leaves nothing but confirm: ``"confirm": true`` commits the turn with it,
+    and the other seat sees the turn pass; a non-boolean ``confirm`` is refused with a reason."""
+    m = toy_match
+    moves = f"/api/matches/{m.id}/moves"
+    first = await m.mover.post(
+        moves,
+        {
+            "move": first_play(m.view),
+            "expected_version": m.version,
+            "request_id": request_id(),
+            "confirm": True,
+        },
+    )
+    assert first.status_code == 200 and not first.json()["committed"], first.text
+    view = first.json()["match"]
+    body = {"move": first_play(view), "expected_version": view["version"], "request_id": request_id()}
+    forged = await m.mover.post(moves, {**body, "confirm": "x"})
+    assert forged.status_code == 422 and forged.json()["detail"]
+    second = await m.mover.post(moves, {**body, "confirm": True})
+    assert second.status_code == 200 and second.json()["committed"], second.text
+    seen = (await m.other.get(f"/api/matches/{m.id}")).json()
+    assert seen["version"] == second.json()["version"] and seen["to_act"] == [seen["viewer_seat"]]

@@ -196,7 +196,7 @@ class PostgresStore:
             w.request_id,
             w.user_id,
             _json(w.pending),
-            _json(w.answer),
+            w.answer,
             w.now,
             w.seen_state,
         )

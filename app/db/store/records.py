@@ -107,7 +107,8 @@ class DecisionWrite:
     user_id: int
     now: datetime
     pending: list[dict[str, Any]]
-    answer: dict[str, Any]
+    answer: str
+    """The answer as JSON text, stored under ``request_id``."""
     commit: Commit | None
     nudges: tuple[str, ...]
     """Live-update payloads that go out once the write has committed (never before)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import orjson
 from sqlalchemy import Table, exists, func, insert, select, update
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
@@ -162,7 +163,7 @@ class SqliteStore:
                 match_id=w.match_id,
                 request_id=w.request_id,
                 user_id=w.user_id,
-                answer=w.answer,
+                answer=orjson.loads(w.answer),
                 created_at=w.now,
             )
         )

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.matches import VERSION_SPAN, public_version
@@ -35,7 +36,7 @@ from app.db.store.records import (
     WriteOutcome,
 )
 from app.db.types import utcnow
-from app.engine.protocol import CONFIRM, Game, IllegalMove, InvalidMove, Move, Seat
+from app.engine.protocol import CONFIRM, Game, IllegalMove, InvalidMove, Move, Seat, State
 from app.engine.registry import get_game
 from app.engine.turn import Decision, Turn, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
@@ -61,6 +62,20 @@ from app.services.schemas import LogEntry, MoveResult
 Action = Literal["move", "undo", "confirm"]
 
 
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """One decision as a seat sent it."""
+
+    user_id: int
+    action: Action
+    move: str | None
+    expected_version: int
+    request_id: str
+    locale: str
+    log_after: int | None
+    then_confirm: bool = False
+
+
 @use_case
 async def submit_move(
     db: AsyncSession,
@@ -72,9 +87,16 @@ async def submit_move(
     request_id: str,
     locale: str,
     log_after: int | None = None,
+    then_confirm: bool = False,
 ) -> MoveResult:
-    """Take one decision; it stays pending (undoable) unless it is an undo barrier."""
-    return await _decide(db, match_id, user_id, "move", move, expected_version, request_id, locale, log_after)
+    """Take one decision; it stays pending (undoable) unless it is an undo barrier.
+
+    ``then_confirm``: when the decision leaves the seat nothing to do but confirm, confirm the
+    turn in the same write (Board Game Arena's "no confirmation" preference). Both decisions
+    are logged as if sent one after the other; the answer is the confirmed turn's.
+    """
+    request = _Request(user_id, "move", move, expected_version, request_id, locale, log_after, then_confirm)
+    return await _decide(db, match_id, request)
 
 
 @use_case
@@ -89,7 +111,9 @@ async def undo_move(
     log_after: int | None = None,
 ) -> MoveResult:
     """Drop the seat's last pending decision."""
-    return await _decide(db, match_id, user_id, "undo", None, expected_version, request_id, locale, log_after)
+    return await _decide(
+        db, match_id, _Request(user_id, "undo", None, expected_version, request_id, locale, log_after)
+    )
 
 
 @use_case
@@ -104,35 +128,22 @@ async def confirm_turn(
     log_after: int | None = None,
 ) -> MoveResult:
     """Commit everything pending and end the turn (submits ``confirm``)."""
-    return await _decide(
-        db, match_id, user_id, "confirm", str(CONFIRM), expected_version, request_id, locale, log_after
-    )
+    request = _Request(user_id, "confirm", str(CONFIRM), expected_version, request_id, locale, log_after)
+    return await _decide(db, match_id, request)
 
 
-async def _decide(
-    db: AsyncSession,
-    match_id: int,
-    user_id: int,
-    action: Action,
-    move_text: str | None,
-    expected_version: int,
-    request_id: str,
-    locale: str,
-    log_after: int | None,
-) -> MoveResult:
-    if not is_token(request_id):
+async def _decide(db: AsyncSession, match_id: int, request: _Request) -> MoveResult:
+    if not is_token(request.request_id):
         raise InvalidInput("a request id has 1 to 64 letters, digits, '-' or '_'")
     store = store_of(db)
-    loaded = kept.cached(db, match_id, expected_version)
+    loaded = kept.cached(db, match_id, request.expected_version)
     optimistic = loaded is not None
     if loaded is None:
         loaded = await kept.load(db, match_id)
     while True:
         outcome: WriteOutcome | None = None
         try:
-            planned = await _planned(
-                db, loaded, user_id, action, move_text, expected_version, request_id, locale, log_after
-            )
+            planned = await _planned(db, loaded, request)
             if isinstance(planned, MoveResult):
                 return planned
             plan = planned
@@ -150,7 +161,7 @@ async def _decide(
                 await ratings.rate_finished(db, match_id=match_id)
             return plan.answer
         if isinstance(outcome, Answered):
-            return await _stored_answer(db, outcome, user_id)
+            return await _stored_answer(db, outcome, request.user_id)
         if not optimistic:
             assert isinstance(outcome, Moved)
             raise StaleVersion(
@@ -161,28 +172,17 @@ async def _decide(
         loaded = await kept.load(db, match_id)
 
 
-async def _planned(
-    db: AsyncSession,
-    loaded: LoadedMatch,
-    user_id: int,
-    action: Action,
-    move_text: str | None,
-    expected_version: int,
-    request_id: str,
-    locale: str,
-    log_after: int | None,
-) -> _Plan | MoveResult:
+async def _planned(db: AsyncSession, loaded: LoadedMatch, request: _Request) -> _Plan | MoveResult:
     """The plan of this decision, or the stored answer of a repeated request; else the refusal."""
-    seat = seat_or_forbidden(loaded, user_id)
-    refused = _refusal(loaded, seat, action, expected_version)
+    seat = seat_or_forbidden(loaded, request.user_id)
+    refused = _refusal(loaded, seat, request.action, request.expected_version)
     if refused is not None:
         # A repeated request whose first copy moved the match on gets its first answer.
-        used = await store_of(db).answer(loaded.id, request_id)
+        used = await store_of(db).answer(loaded.id, request.request_id)
         if used is not None:
-            return await _stored_answer(db, used, user_id)
+            return await _stored_answer(db, used, request.user_id)
         raise refused
-    new_turn, committed = _engine_step(loaded, seat, action, move_text)
-    return _plan(loaded, seat, user_id, new_turn, committed, request_id, locale, log_after)
+    return _plan(loaded, seat, request, _engine_step(loaded, seat, request))
 
 
 def _refusal(loaded: LoadedMatch, seat: Seat, action: Action, expected_version: int) -> DomainError | None:
@@ -202,21 +202,32 @@ def _refusal(loaded: LoadedMatch, seat: Seat, action: Action, expected_version: 
     return None
 
 
-def _engine_step(
-    loaded: LoadedMatch, seat: Seat, action: Action, move_text: str | None
-) -> tuple[Turn, tuple[Decision, ...]]:
+@dataclass(frozen=True, slots=True)
+class _Step:
+    turn: Turn
+    committed: tuple[Decision, ...]
+    """The decisions this step committed (empty while they stay pending)."""
+    current: State | None
+    """The seat's state after the step, when known without a refold."""
+
+
+def _engine_step(loaded: LoadedMatch, seat: Seat, request: _Request) -> _Step:
     game, turn, seed = loaded.game, loaded.turn, loaded.row.seed
     assert game is not None and turn is not None and seed is not None
     try:
-        if action == "undo":
-            return undo(turn, seat), ()
+        if request.action == "undo":
+            return _Step(undo(turn, seat), (), None)
         state = loaded.current() if turn.pending else turn.committed
-        step = decide(game, turn, seat, _parse_move(move_text), seed, state)
+        step = decide(game, turn, seat, _parse_move(request.move), seed, state)
+        committed = step.committed
+        if request.then_confirm and game.legal_moves(step.state, seat) == [CONFIRM]:
+            step = decide(game, step.turn, seat, CONFIRM, seed, step.state)
+            committed += step.committed
     except EngineNotYourTurn as error:
         raise NotYourTurn(error.reason) from None
     except IllegalMove as error:
         raise IllegalMoveError(error.reason) from None
-    return step.turn, step.committed
+    return _Step(step.turn, committed, step.state)
 
 
 def _parse_move(text: str | None) -> Move:
@@ -235,19 +246,11 @@ class _Plan:
     nudges: list[Nudge]
 
 
-def _plan(
-    loaded: LoadedMatch,
-    seat: Seat,
-    user_id: int,
-    new_turn: Turn,
-    committed: tuple[Decision, ...],
-    request_id: str,
-    locale: str,
-    log_after: int | None,
-) -> _Plan:
+def _plan(loaded: LoadedMatch, seat: Seat, request: _Request, step: _Step) -> _Plan:
     """The write of one decision, the match as it will be after it, and the news it makes."""
     game = loaded.game
     assert game is not None
+    new_turn, committed = step.turn, step.committed
     row, now = loaded.row, utcnow()
     pending = pending_json(new_turn.pending)
     new_rows: list[LoggedRow] = []
@@ -272,25 +275,25 @@ def _plan(
         )
         nudges.append(Nudge("match", row.id, public, loaded.last_seq))
         turn_moved = commit.to_act != row.to_act
-        players = {s.user_id for s in row.seats if s.user_id is not None} if turn_moved else {user_id}
+        players = {s.user_id for s in row.seats if s.user_id is not None} if turn_moved else {request.user_id}
         nudges += [Nudge("user", u) for u in sorted(players)]
     else:
         if row.version % VERSION_SPAN == VERSION_SPAN - 1:
             raise InvalidInput("too many decisions and undos in one turn: confirm or undo first")
         new_row = replace(row, version=row.version + 1, pending=pending)
-    after = kept.advanced(loaded, new_row, new_turn, None, new_rows)
-    view = match_view(after, seat, locale, log_after=log_after)
+    after = kept.advanced(loaded, new_row, new_turn, step.current, new_rows)
+    view = match_view(after, seat, request.locale, log_after=request.log_after)
     answer = MoveResult.model_construct(version=view.version, committed=bool(committed), match=view)
     broker = live.current_broker()
     write = DecisionWrite(
         match_id=row.id,
         seen=row.version,
         seen_state=row.state or "",
-        request_id=request_id,
-        user_id=user_id,
+        request_id=request.request_id,
+        user_id=request.user_id,
         now=now,
         pending=pending,
-        answer=_stored_form(answer, after, locale),
+        answer=_stored_form(answer, after, request.locale),
         commit=commit,
         nudges=tuple(broker.payload(n) for n in nudges),
     )
@@ -342,25 +345,25 @@ def _with_standings(row: MatchRow, commit: Commit) -> Any:
 # --- answers under request ids ---------------------------------------------------------
 
 
-def _stored_form(answer: MoveResult, after: LoadedMatch, locale: str) -> dict[str, Any]:
-    """The answer as stored under its request id: the committed log lines by reference.
+def _stored_form(answer: MoveResult, after: LoadedMatch, locale: str) -> str:
+    """The answer as stored under its request id (JSON): the committed log lines by reference.
 
     Logged rows never change and their lines depend only on the viewer and the locale, so
     the seq range shown (and the pending lines, which are not logged) rebuilds the very same
     answer; storing the lines would make the stored answers grow with the match.
     """
     view = answer.match
-    return {
-        "version": answer.version,
-        "committed": answer.committed,
-        "match": view.model_dump(mode="json", exclude={"log"}),
-        "log": {
-            "locale": locale,
-            "first": view.log_after + 1,
-            "last": after.last_seq,
-            "pending": [e.model_dump(mode="json") for e in view.log if e.pending],
-        },
+    shown = {
+        "locale": locale,
+        "first": view.log_after + 1,
+        "last": after.last_seq,
+        "pending": [e.model_dump(mode="json") for e in view.log if e.pending],
     }
+    # Serialised by pydantic-core straight to text, then joined: no dicts in between.
+    match = view.model_dump_json(exclude={"log"})
+    committed = "true" if answer.committed else "false"
+    log = orjson.dumps(shown).decode()
+    return f'{{"version":{answer.version},"committed":{committed},"match":{match},"log":{log}}}'
 
 
 async def _stored_answer(db: AsyncSession, used: Answered, user_id: int) -> MoveResult:

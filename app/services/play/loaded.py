@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,6 +26,8 @@ from app.engine.turn import Decision, Turn, current_state
 from app.services._rows import MAX_ID
 from app.services.errors import NotFound
 from app.services.play.log import LoggedRow
+
+T = TypeVar("T")
 
 LOG_KEEP = 200
 """Newest logged decisions kept per cached match (a view shows at most these)."""
@@ -77,6 +79,13 @@ class LoadedMatch:
         if self._current is None:
             self._current = current_state(self.game, self.turn, self.row.seed)
         return self._current
+
+    def built(self, key: Any, build: Callable[[], T]) -> T:
+        """``build()`` once for this version and ``key`` (which names what, and for whom)."""
+        found = self.rendered.get(key)
+        if found is None:
+            found = self.rendered[key] = build()
+        return cast(T, found)
 
     def game_view(self, state: State, seat: Seat | None) -> JSON:
         """``game.view`` of the committed state (kept) or of a seat's pending state (not kept)."""

@@ -11,8 +11,7 @@ gets its own view: what is built for one seat never goes to another.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from app.db.store import Store
 from app.engine.protocol import Seat
@@ -38,18 +37,9 @@ async def match_at(store: Store, match_id: int, version: int) -> LoadedMatch:
     return await asyncio.shield(loading)
 
 
-def built(loaded: LoadedMatch, key: Any, build: Callable[[], T]) -> T:
-    """``build()`` once per version of the match and ``key`` (which names the viewer)."""
-    found = loaded.rendered.get(key)
-    if found is None:
-        found = loaded.rendered[key] = build()
-    return found
-
-
 def json_view(loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: int | None) -> str:
     """The view of ``seat`` as the JSON API sends it, with the lines after ``log_after``."""
-    return built(
-        loaded,
+    return loaded.built(
         ("json", seat, locale, log_after),
         lambda: match_view(loaded, seat, locale, log_after=log_after).model_dump_json(),
     )

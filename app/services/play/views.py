@@ -79,7 +79,7 @@ def match_view(
         # Only the acting seat learns about its own pending decisions and undos.
         "version": row.version if acting else public_version(row.committed_version),
         "options": dict(row.options),
-        "seats": seat_outs(row.seats),
+        "seats": loaded.built("seats", lambda: seat_outs(row.seats)),  # shared by its views, read only
         "viewer_seat": viewer_seat,
         "created_by": row.created_by,
         "waiting_since": row.turn_started_at if row.status == MatchStatus.ACTIVE else None,

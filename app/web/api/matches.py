@@ -56,6 +56,10 @@ class TurnIn(BaseModel):
 
 class MoveIn(TurnIn):
     move: str = Field(min_length=1, max_length=200)
+    confirm: bool = Field(
+        default=False,
+        description="Also confirm the turn when this move leaves nothing else to decide (one request a turn)",
+    )
 
 
 class LogPageOut(BaseModel):
@@ -168,6 +172,7 @@ async def submit_move(
         request_id=body.request_id,
         locale=locale,
         log_after=body.log_after,
+        then_confirm=body.confirm,
     )
     return await _answer(decision, db, match_id, user.id, locale, body.log_after)
 

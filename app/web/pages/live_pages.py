@@ -19,7 +19,6 @@ from app.db.matches import public_version
 from app.services import conclusions
 from app.services.errors import NotFound
 from app.services.play import loaded as kept
-from app.services.play import pushes
 from app.services.play.loaded import LoadedMatch
 from app.services.play.views import match_view
 from app.services.play_schemas import BadgeOut, ClockOut
@@ -50,8 +49,8 @@ async def area_event(
     clock = loaded.rendered.get("clock")
     if clock is None:
         clock = loaded.rendered["clock"] = await conclusions.get_clock(db, match_id=loaded.id)
-    return pushes.built(
-        loaded, ("area", seat, locale, log_after), lambda: _area(loaded, seat, locale, log_after, clock)
+    return loaded.built(
+        ("area", seat, locale, log_after), lambda: _area(loaded, seat, locale, log_after, clock)
     )
 
 
