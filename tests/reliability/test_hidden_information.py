@@ -255,6 +255,7 @@ async def test_no_answer_page_log_sse_or_replay_shows_hidden_data(
                 action = "moves"
                 greedy = str(game.timeout_move(match.state_for(seat), seat))
                 body["move"] = rng.choice(mine["legal"]) if rng.random() < 0.3 else greedy
+                body["confirm"] = rng.random() < 0.3  # now and then the confirm rides along
             answer = await players[seat].post(f"/api/matches/{match_id}/{action}", body)
             assert answer.status_code == 200, answer.text
             decisions += 1

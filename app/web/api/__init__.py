@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.web.api import auth, games, matches, play
+from app.web.api import auth, games, matches, moves, play
 
 router = APIRouter(prefix="/api")
+router.include_router(moves.router)  # first: the routes a match uses most are found soonest
 router.include_router(auth.router)
 router.include_router(games.router)
 router.include_router(matches.router)
