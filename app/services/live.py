@@ -53,7 +53,8 @@ class Nudge:
 
     - "match" with the new committed ``version``: the match's viewers have a new board, and
       ``after`` is the log seq the change logged decisions after (None: nothing logged);
-    - "user": the user's badge or lists changed;
+    - "user": the user's badge or lists changed; ``cause`` is the match whose commit changed
+      them, when one did (a stream of that very match says so with its new view already);
     - "account": the user's sessions or settings changed (drop cached sessions);
     - "chat": a match's chat has a new message.
     """
@@ -62,18 +63,19 @@ class Nudge:
     id: int
     version: int | None = None
     after: int | None = None
+    cause: int | None = None
 
     def encode(self, origin: str = "") -> str:
-        return f"{self.kind}:{self.id}:{_text(self.version)}:{_text(self.after)}:{origin}"
+        return f"{self.kind}:{self.id}:{_text(self.version)}:{_text(self.after)}:{_text(self.cause)}:{origin}"
 
     @classmethod
     def decode(cls, payload: str) -> tuple[Nudge, str] | None:
         """The nudge and the origin it came from, or None for anything else."""
         try:
-            kind, ident, version, after, origin = payload.split(":")
+            kind, ident, version, after, cause, origin = payload.split(":")
             if kind not in KINDS:
                 return None
-            nudge = cls(kind, int(ident), _number(version), _number(after))  # type: ignore[arg-type]
+            nudge = cls(kind, int(ident), _number(version), _number(after), _number(cause))  # type: ignore[arg-type]
         except ValueError:
             return None
         return nudge, origin

@@ -3,7 +3,8 @@
 - ``GET /api/live?match=ID[&log_after=N]`` (JSON clients): event ``view`` with the caller's
   view at once, then after every committed version (the log holds only the lines after the
   previous event's; versions may be skipped when the client is slow, never reordered);
-  ``me`` when the user's badge or lists changed.
+  ``me`` when the user's badge or lists changed (not when this match's commit changed them:
+  its ``view`` says so already).
 - ``GET /sse/live?m=ID&m=ID&me=1`` (the pages: one stream per browser, shared by its tabs
   through static/js/live-worker.js): ``hello`` with the viewer's version of each match, then
   ``area`` (a match's new board area, rendered for this viewer, with only the new log lines),
@@ -67,7 +68,8 @@ async def api_live(
             yield ServerSentEvent(pushes.json_view(loaded, seat, locale, log_after), event="view")
             async for news in _news(subscription):
                 if news.kind == "user":
-                    yield ServerSentEvent("{}", event="me")
+                    if news.cause != match:
+                        yield ServerSentEvent("{}", event="me")
                 elif news.kind == "match" and news.version is not None and news.version > shown:
                     loaded = await pushes.match_at(store, match, news.version)
                     shown = loaded.row.committed_version

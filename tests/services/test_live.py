@@ -32,7 +32,13 @@ async def test_in_process_publish_and_subscribe() -> None:
 
 
 def test_nudges_encode_and_decode_with_their_origin() -> None:
-    for nudge in (Nudge("match", 3, 9, 17), Nudge("match", 3, 9), Nudge("user", 5), Nudge("account", 2)):
+    for nudge in (
+        Nudge("match", 3, 9, 17),
+        Nudge("match", 3, 9),
+        Nudge("user", 5),
+        Nudge("user", 5, cause=3),
+        Nudge("account", 2),
+    ):
         assert Nudge.decode(nudge.encode("p1")) == (nudge, "p1")
     assert Nudge.decode("garbage") is None and Nudge.decode("view:1:2::") is None
 

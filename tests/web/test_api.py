@@ -5,10 +5,12 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 
 from tests.support.client import request_id
 from tests.support.server import Server
-from tests.web.conftest import MakeApiUser, ToyMatch, first_play
+from tests.support.sse import event_stream
+from tests.web.conftest import MakeApiUser, ToyMatch, first_play, start_toy_match
 
 
 async def test_games_list_offers_the_toy_game(server: Server) -> None:
@@ -253,3 +255,20 @@ async def test_a_move_with_confirm_true_ends_the_turn_in_one_request(toy_match: 
     assert second.status_code == 200 and second.json()["committed"], second.text
     seen = (await m.other.get(f"/api/matches/{m.id}")).json()
     assert seen["version"] == second.json()["version"] and seen["to_act"] == [seen["viewer_seat"]]
+
+
+async def test_a_match_stream_says_me_only_for_news_its_own_views_do_not_bring(api_user: MakeApiUser) -> None:
+    """A commit of the streamed match brings its view, not also a ``me``; another match's does."""
+    alice, bob = await api_user(), await api_user()
+    first, second = await start_toy_match(alice, bob), await start_toy_match(alice, bob)
+    async with event_stream(first.other.client, f"/api/live?match={first.id}") as stream:
+        await stream.next("view")
+        for m in (first, second):
+            done = await m.mover.post(
+                f"/api/matches/{m.id}/confirm", {"expected_version": m.version, "request_id": request_id()}
+            )
+            assert done.status_code == 200, done.text
+            await stream.next("view" if m is first else "me")
+        with pytest.raises(TimeoutError):
+            await stream.next(timeout=0.5)
+    assert [event for event, _ in stream.seen] == ["view", "view", "me"]

@@ -276,7 +276,7 @@ def _plan(loaded: LoadedMatch, seat: Seat, request: _Request, step: _Step) -> _P
         nudges.append(Nudge("match", row.id, public, loaded.last_seq))
         turn_moved = commit.to_act != row.to_act
         players = {s.user_id for s in row.seats if s.user_id is not None} if turn_moved else {request.user_id}
-        nudges += [Nudge("user", u) for u in sorted(players)]
+        nudges += [Nudge("user", u, cause=row.id) for u in sorted(players)]
     else:
         if row.version % VERSION_SPAN == VERSION_SPAN - 1:
             raise InvalidInput("too many decisions and undos in one turn: confirm or undo first")
