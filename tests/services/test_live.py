@@ -72,7 +72,7 @@ async def test_a_committed_move_nudges_viewers_but_a_pending_one_does_not(
         # News carries the public count and the seq the commit logged after (pushes send only
         # the newer lines).
         assert await news.get(timeout=1) == Nudge("match", match_id, done.version // VERSION_SPAN, 0)
-        assert await bobs.get(timeout=1) == Nudge("user", bob.id)
+        assert await bobs.get(timeout=1) == Nudge("user", bob.id, cause=match_id)
 
 
 @pytest.mark.postgres_only
