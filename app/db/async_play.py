@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
@@ -63,6 +63,8 @@ class UserSettings(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), primary_key=True)
     email: Mapped[str | None] = mapped_column(String(254), nullable=True)
     mail_opt_out: Mapped[bool] = mapped_column(Boolean, default=False)
+    auto_confirm: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    """Send the confirm with a decision that leaves nothing else to decide (the pages)."""
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
     vacation_year: Mapped[int] = mapped_column(Integer, default=0)
     vacation_used: Mapped[int] = mapped_column(Integer, default=0)

@@ -181,14 +181,16 @@ async def _session_for_token(db: AsyncSession, token: str) -> tuple[UserOut, dat
                 User.name,
                 User.locale,
                 User.is_admin,
+                UserSettings.auto_confirm,
             )
             .join(User, User.id == UserSession.user_id)
+            .outerjoin(UserSettings, UserSettings.user_id == User.id)
             .where(UserSession.token_hash == token_hash)
         )
     ).first()
     if row is None:
         return None
-    expires_at, last_seen_at, user_id, name, locale, is_admin = row._tuple()
+    expires_at, last_seen_at, user_id, name, locale, is_admin, auto_confirm = row._tuple()
     now = utcnow()
     if expires_at <= now:
         await db.execute(delete(UserSession).where(UserSession.token_hash == token_hash))
@@ -203,7 +205,8 @@ async def _session_for_token(db: AsyncSession, token: str) -> tuple[UserOut, dat
             .execution_options(synchronize_session=False)
         )
         await db.commit()
-    return UserOut(id=user_id, name=name, locale=locale, is_admin=is_admin), expires_at
+    user = UserOut(id=user_id, name=name, locale=locale, is_admin=is_admin, auto_confirm=bool(auto_confirm))
+    return user, expires_at
 
 
 @use_case

@@ -211,7 +211,13 @@ async def get_settings(db: AsyncSession, settings: Settings, *, user_id: int) ->
 
 @use_case
 async def update_settings(
-    db: AsyncSession, settings: Settings, *, user_id: int, email: str | None, mail_opt_out: bool
+    db: AsyncSession,
+    settings: Settings,
+    *,
+    user_id: int,
+    email: str | None,
+    mail_opt_out: bool,
+    auto_confirm: bool = False,
 ) -> SettingsOut:
     email = (email or "").strip() or None
     if email is not None and (
@@ -219,8 +225,11 @@ async def update_settings(
     ):
         raise InvalidInput("that does not look like an e-mail address")
     prefs = await _prefs(db, user_id)
-    prefs.email, prefs.mail_opt_out = email, mail_opt_out
+    changed = prefs.auto_confirm != auto_confirm
+    prefs.email, prefs.mail_opt_out, prefs.auto_confirm = email, mail_opt_out, auto_confirm
     await db.commit()
+    if changed:
+        await sessions.changed(user_id)  # the kept users carry the preference
     return await _settings_out(db, settings, prefs)
 
 
@@ -246,7 +255,12 @@ async def _prefs(db: AsyncSession, user_id: int) -> UserSettings:
     prefs = await db.get(UserSettings, user_id, populate_existing=True)
     if prefs is None:
         prefs = UserSettings(
-            user_id=user_id, mail_opt_out=False, disabled=False, vacation_year=0, vacation_used=0
+            user_id=user_id,
+            mail_opt_out=False,
+            auto_confirm=False,
+            disabled=False,
+            vacation_year=0,
+            vacation_used=0,
         )
         db.add(prefs)
         await db.flush()
@@ -258,6 +272,7 @@ async def _settings_out(db: AsyncSession, settings: Settings, prefs: UserSetting
         user_id=prefs.user_id,
         email=prefs.email,
         mail_opt_out=prefs.mail_opt_out,
+        auto_confirm=prefs.auto_confirm,
         vacation_days_left=await vacation_left(db, prefs.user_id, utcnow()),
         vacation_days_per_year=VACATION_DAYS_PER_YEAR,
         mail_available=settings.smtp_enabled,

@@ -104,6 +104,7 @@ class SettingsOut(_Out):
     user_id: int
     email: str | None
     mail_opt_out: bool
+    auto_confirm: bool
     vacation_days_left: int
     vacation_days_per_year: int
     mail_available: bool

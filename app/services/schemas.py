@@ -22,6 +22,8 @@ class UserOut(_Out):
     name: str
     locale: str
     is_admin: bool
+    auto_confirm: bool = False
+    """The player's turns confirm themselves once nothing else is left to decide (pages)."""
 
 
 class OptionOut(_Out):

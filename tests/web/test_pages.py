@@ -314,3 +314,38 @@ async def test_pages_name_games_in_the_readers_language(api_user: MakeApiUser) -
     english = await api_user()
     lobby = await english.get("/")
     assert f"Dragonland #{match_id}" in lobby.text  # the open table, in English
+
+
+async def test_a_player_who_chose_it_has_the_turn_confirm_itself(toy_match: ToyMatch) -> None:
+    """The setting "Confirm my turn by itself": the card that leaves nothing but Confirm ends
+    the turn; before it is set (and for the other player) the turn waits for Confirm."""
+    m = toy_match
+    settings = await m.mover.client.get("/settings")
+    assert (
+        'name="auto_confirm"' in settings.text
+        and "checked" not in settings.text.split('name="auto_confirm"')[1][:40]
+    )
+    saved = await m.mover.client.post("/settings", data={"auto_confirm": "1", "csrf_token": m.mover.csrf})
+    assert saved.status_code == 200 and re.search(r'name="auto_confirm" value="1"[^>]*checked', saved.text)
+
+    async def play(view: dict[str, object]) -> dict[str, object]:
+        answer = await m.mover.client.post(
+            f"/matches/{m.id}/moves",
+            data={
+                "move": first_play(view),  # type: ignore[arg-type]
+                "expected_version": view["version"],
+                "request_id": request_id(),
+                "csrf_token": m.mover.csrf,
+            },
+            headers={"HX-Request": "true"},
+        )
+        assert answer.status_code == 200, answer.text
+        seen: dict[str, object] = (await m.mover.get(f"/api/matches/{m.id}")).json()
+        return seen
+
+    once = await play(m.view)
+    assert once["can_undo"] and once["to_act"] == [once["viewer_seat"]], "a second card may follow: it waits"
+    twice = await play(once)
+    assert not twice["can_undo"] and twice["to_act"] != [twice["viewer_seat"]], "nothing left: confirmed"
+    other = (await m.other.get(f"/api/matches/{m.id}")).json()
+    assert other["version"] == twice["version"] and other["to_act"] == [other["viewer_seat"]]

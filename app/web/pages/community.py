@@ -92,9 +92,15 @@ async def save_settings(
     locale: Locale,
     email: Annotated[str, Form(max_length=300)] = "",
     mail_opt_out: Annotated[str, Form(max_length=8)] = "",
+    auto_confirm: Annotated[str, Form(max_length=8)] = "",
 ) -> Response:
     mine = await admin.update_settings(
-        db, settings, user_id=user.id, email=email, mail_opt_out=mail_opt_out in ("1", "on", "true")
+        db,
+        settings,
+        user_id=user.id,
+        email=email,
+        mail_opt_out=mail_opt_out in ("1", "on", "true"),
+        auto_confirm=auto_confirm in ("1", "on", "true"),
     )
     return page(request, "play/settings.html", locale=locale, user=user, mine=mine, saved=True)
 

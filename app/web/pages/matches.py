@@ -101,6 +101,7 @@ async def post_move(
         request_id=request_id,
         locale=locale,
         log_after=log_after,
+        then_confirm=user.auto_confirm,
     )
     return await _decided_area(request, db, user, locale, match_id, decision, log_after)
 
