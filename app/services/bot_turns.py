@@ -137,6 +137,7 @@ class BotRunner:
                             expected_version=version,
                             request_id=request_id,
                             locale="en",
+                            then_confirm=True,  # a confirm left alone needs no thinking
                         )
                 except (StaleVersion, Conflict):
                     stale += 1  # someone (a person, another worker) moved first: read again
