@@ -70,6 +70,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         openapi_url="/api/openapi.json",
         swagger_ui_oauth2_redirect_url="/api/docs/oauth2-redirect",
+        telemetry=None if settings.opentelemetry else {"tracing": False, "metrics": False, "logs": False},
     )
     app.state.settings = settings
     errors.install(app)

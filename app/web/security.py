@@ -73,7 +73,8 @@ def csrf_binding(conn: HTTPConnection) -> str | None:
 
 
 def is_https(conn: HTTPConnection, base_url: str) -> bool:
-    return conn.url.scheme == "https" or base_url.startswith("https://")
+    # The scope's scheme, not ``conn.url``: building the whole URL cost 2 % of a move.
+    return conn.scope.get("scheme") == "https" or base_url.startswith("https://")
 
 
 class SecurityMiddleware:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from app.engine.protocol import JSON, Seat
-from app.games.draco.board import DRAGONS, Card, side_for, track_for
+from app.games.draco.board import DRAGONS, Card, Kind, side_for, track_for
 from app.games.draco.rules import legal_moves, target_space, winners
 from app.games.draco.state import DracoState, Phase
 
@@ -39,32 +39,9 @@ DRAGON_IDS: tuple[str, ...] = tuple(d.value for d in DRAGONS)
 
 
 def view(state: DracoState, seat: Seat | None) -> JSON:
-    track = state.track
-    riders = state.riders()
-    lowest = min(state.positions)
-    board = layout(len(track))
-    on_space: dict[int, list[int]] = {}
-    for i, pos in enumerate(state.positions):
-        on_space.setdefault(pos, []).append(i)
-    dragons = []
-    for i, dragon_id in enumerate(DRAGON_IDS):
-        pos = state.positions[i]
-        x, y, r = token(board, pos, on_space[pos].index(i), len(on_space[pos]), i)
-        dragons.append(
-            {
-                "id": dragon_id,
-                "space": pos,
-                "value": track[pos].value,
-                "rider": riders.get(i),
-                "summit": state.on_summit(i),
-                "last": pos == lowest,
-                "x": x,
-                "y": y,
-                "r": r,
-                "font": max(10, round(0.8 * r)),
-                "badge": _badge(r),
-            }
-        )
+    board = layout(len(state.track))
+    riders = tuple(sorted(state.riders().items()))
+    dragons, track = _pieces(state.players, state.positions, riders)
     players = [
         {
             "seat": s,
@@ -92,10 +69,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "radius": SPACE_RADIUS,
         "camp": list(board.camp),
         "mountain": board.mountain,
-        "track": [
-            {**space, "dragons": len(on_space.get(space["index"], ()))}
-            for space in _track_view(state.players)
-        ],
+        "track": track,
         "path": board.path,
         "dragons": dragons,
         "players": players,
@@ -160,6 +134,43 @@ def token(board: Layout, space: int, place: int, count: int, dragon_index: int) 
         return x0 + dragon_index * _CAMP_SLOT, cy, CAMP_TOKEN
     dx, dy, r = _cluster(count)[place]
     return cx + dx, cy + dy, r
+
+
+@lru_cache(maxsize=1024)
+def _pieces(
+    players: int, positions: tuple[int, ...], riders: tuple[tuple[int, Seat], ...]
+) -> tuple[list[JSON], list[JSON]]:
+    """The dragons' tokens and the spaces with their dragon counts: they follow from where the
+    dragons stand and who rides them, so every seat's view of a position shares them (read
+    only: views are serialised, never changed)."""
+    track = track_for(players)
+    board = layout(len(track))
+    lowest = min(positions)
+    ridden = dict(riders)
+    on_space: dict[int, list[int]] = {}
+    for i, pos in enumerate(positions):
+        on_space.setdefault(pos, []).append(i)
+    dragons = []
+    for i, dragon_id in enumerate(DRAGON_IDS):
+        pos = positions[i]
+        x, y, r = token(board, pos, on_space[pos].index(i), len(on_space[pos]), i)
+        dragons.append(
+            {
+                "id": dragon_id,
+                "space": pos,
+                "value": track[pos].value,
+                "rider": ridden.get(i),
+                "summit": track[pos].kind is Kind.RED,
+                "last": pos == lowest,
+                "x": x,
+                "y": y,
+                "r": r,
+                "font": max(10, round(0.8 * r)),
+                "badge": _badge(r),
+            }
+        )
+    spaces = [{**space, "dragons": len(on_space.get(space["index"], ()))} for space in _track_view(players)]
+    return dragons, spaces
 
 
 # --- private helpers -------------------------------------------------------------------------
