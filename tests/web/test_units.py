@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sse_starlette import ServerSentEvent
 from starlette.datastructures import FormData
 
 from app.services.schemas import GameOut, LogEntry, OptionOut
@@ -10,6 +11,7 @@ from app.web.pages.lobby import parse_names, parse_options
 from app.web.pages.matches import log_items, with_names
 from app.web.redirects import safe_next
 from app.web.security import csrf_matches, csrf_token
+from app.web.sse import framed
 
 
 @pytest.mark.parametrize(
@@ -81,3 +83,11 @@ def test_log_lines_name_the_players() -> None:
     assert with_names("Player 1 draws", {}) == "Player 1 draws"
     entry = LogEntry(seq=1, seat=1, text="Player 2 rolls", pieces=[], pending=False, kind="roll")
     assert "bo&lt;b&gt; rolls" in log_items([entry], "en", names)  # names are escaped like all text
+
+
+def test_a_framed_event_is_what_sse_starlette_would_send() -> None:
+    one_line = '{"a":"b\\\\nc","d":[1,2]}'
+    assert framed("view", one_line) == ServerSentEvent(one_line, event="view").encode()
+    two_lines = "first\nsecond"
+    assert framed("view", two_lines) == ServerSentEvent(two_lines, event="view").encode()
+    assert framed("view", two_lines).count(b"data: ") == 2
