@@ -11,15 +11,12 @@ gets its own view: what is built for one seat never goes to another.
 from __future__ import annotations
 
 import asyncio
-from typing import TypeVar
 
 from app.db.store import Store
 from app.engine.protocol import Seat
 from app.services.play import loaded as kept
 from app.services.play.loaded import LoadedMatch
 from app.services.play.views import match_view
-
-T = TypeVar("T")
 
 
 async def match_at(store: Store, match_id: int, version: int) -> LoadedMatch:
