@@ -18,8 +18,10 @@ TIMEOUT_MS = 10_000
 DECISIONS = 14
 
 
-def _draco_match(base: str, alice: str, bob: str) -> int:
-    """A two-player Draco match a few turns in (first cards played, turns confirmed)."""
+def _draco_match(base: str, alice: str, bob: str) -> tuple[int, int]:
+    """A two-player Draco match a few turns in (first cards played, turns confirmed), and the
+    number of its decisions that are not confirms."""
+    counted = 0
     players = {alice: api_client(base, alice)[0], bob: api_client(base, bob)[0]}
     try:
         created = players[alice].post(
@@ -38,12 +40,18 @@ def _draco_match(base: str, alice: str, bob: str) -> int:
                     "confirm" if "confirm" in view["legal"] and (view["can_undo"] or not plays) else plays[0]
                 )
                 path, body = ("confirm", {}) if move == "confirm" else ("moves", {"move": move})
+                counted += move != "confirm"
                 answer = client.post(
                     f"/api/matches/{match_id}/{path}",
                     json={**body, "expected_version": view["version"], "request_id": request_id()},
                 )
                 assert answer.status_code == 200, answer.text
-        return match_id
+        for client in players.values():  # a turn left pending ends: its decisions count
+            view = client.get(f"/api/matches/{match_id}").json()
+            if view["can_undo"] and "confirm" in view["legal"]:
+                body = {"expected_version": view["version"], "request_id": request_id()}
+                assert client.post(f"/api/matches/{match_id}/confirm", json=body).status_code == 200
+        return match_id, counted
     finally:
         for client in players.values():
             client.close()
@@ -61,9 +69,11 @@ def test_the_replay_steps_without_page_loads(server: Server, browser: Any, viewp
         bob = register(page, base)
         page.context.clear_cookies()
         alice = register(page, base)
-        match_id = _draco_match(base, alice, bob)
+        match_id, counted = _draco_match(base, alice, bob)
         steps = page.request.get(f"{base}/api/matches/{match_id}/replay/0").json()["steps"]
         assert steps >= 6
+        # A confirm belongs to the turn it ends: one step per decision that is not a confirm.
+        assert steps == counted, (steps, counted)
 
         # A link to a step shows that step.
         page.goto(f"{base}/matches/{match_id}/replay?step=2")
