@@ -12,6 +12,34 @@
     }
   });
 
+  // The create form offers as many invite fields as the chosen number of seats has others
+  // (without scripts every field shows; the server refuses more names than seats).
+  function inviteFields(select) {
+    var form = select.form;
+    var seats = parseInt(select.value, 10);
+    if (!form || !seats) {
+      return;
+    }
+    form.querySelectorAll("[data-invite-seat]").forEach(function (label) {
+      var shown = parseInt(label.getAttribute("data-invite-seat"), 10) <= seats;
+      label.hidden = !shown;
+      label.querySelectorAll("input").forEach(function (input) { input.disabled = !shown; });
+    });
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target instanceof HTMLSelectElement && event.target.hasAttribute("data-invite-seats")) {
+      inviteFields(event.target);
+    }
+  });
+  function allInviteFields() {
+    document.querySelectorAll("select[data-invite-seats]").forEach(inviteFields);
+  }
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", allInviteFields);
+  } else {
+    allInviteFields();
+  }
+
   // The header's menu closes on a click elsewhere and on Escape (a <details> alone stays open).
   document.addEventListener("click", function (event) {
     document.querySelectorAll("details.menu[open]").forEach(function (menu) {

@@ -110,7 +110,11 @@
     if (focusMove) {
       next = target.querySelector('[data-move="' + CSS.escape(focusMove) + '"]');
     }
-    next = next || target.querySelector("[data-move]") || target.querySelector("[data-match-action]");
+    // With nothing left to choose, Confirm takes the focus (not Undo: a second Enter would take
+    // back the decision just made).
+    next = next || target.querySelector("[data-move]") ||
+      target.querySelector("[data-match-action=confirm]:not([disabled])") ||
+      target.querySelector("[data-match-action]:not([disabled])") || target.querySelector("[data-match-action]");
     if (focusMove !== undefined && next && typeof next.focus === "function") {
       next.focus({ preventScroll: true });
     }

@@ -21,6 +21,19 @@ def register(page: Any, base_url: str) -> str:
     return name
 
 
+def register_apart(browser: Any, base_url: str) -> str:
+    """Register a fresh user in a context of its own (closed again): the other player of a test.
+
+    Not ``clear_cookies()`` and a second registration on the same page: a request of the page
+    before (the live stream reconnecting) may then get a visitor cookie of its own after the
+    register form got one, and the form's CSRF token no longer matches (403, now and then)."""
+    context = browser.new_context()
+    try:
+        return register(context.new_page(), base_url)
+    finally:
+        context.close()
+
+
 class MatchPlayer:
     """One browser context on a match page, with its own JSON view of the match."""
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import DESKTOP, api_client, register
+from tests.browser.pages import DESKTOP, api_client, register_apart
 from tests.support.client import request_id
 from tests.support.server import Server
 
@@ -51,12 +51,7 @@ def pages(server: Server, browser: Any) -> Iterator[tuple[str, dict[str, str]]]:
             pytest.fail(missing)
         pytest.skip(missing)
     base = server.base_url
-    context = browser.new_context()
-    page = context.new_page()
-    other = register(page, base)
-    context.clear_cookies()
-    me = register(page, base)
-    context.close()
+    other, me = register_apart(browser, base), register_apart(browser, base)
     mine, _ = api_client(base, me)
     theirs, _ = api_client(base, other)
     paths = {"lobby": "/", "my matches": "/matches"}

@@ -2,7 +2,7 @@
 read at a glance at 1366 px, and on a phone with the board zoomed; target spaces big enough to
 click and tap. Measured from the drawn SVG (rendered boxes in CSS pixels). Gems, eggs and counts
 were a few pixels tall, a count's first digit was cut off at the volcano's edge, labels vanished
-under figures, and target spaces were 19 px."""
+under figures, and target spaces were 19 px. Point 12: a turn by keyboard alone."""
 
 from __future__ import annotations
 
@@ -41,7 +41,12 @@ MEASURE = """() => {
     letter: box(f.querySelector(".dl-fig-letter")),
   }));
   const targets = [...document.querySelectorAll(".dl-board .dl-target, .dl-board .dl-fly")].map(box);
-  return {volcanoes, figures, targets};
+  // The drawn rings of targets on path spaces (a volcano's target ring surrounds the volcano).
+  const rings = [...document.querySelectorAll(".dl-board .dl-target")]
+    .filter(t => !t.dataset.move.split(":").pop().startsWith("V"))
+    .map(t => box(t.querySelector("circle:not(.dl-hit)")));
+  const spaces = [...document.querySelectorAll(".dl-board .dl-space")].map(box);
+  return {volcanoes, figures, targets, rings, spaces};
 }"""
 
 
@@ -55,6 +60,17 @@ def overlap(a: list[float], b: list[float]) -> float:
     dx = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
     dy = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
     return max(0.0, dx) * max(0.0, dy)
+
+
+def covered(rect: list[float], centre: tuple[float, float], radius: float) -> float:
+    """The share of a rectangle (x, y, w, h) inside a circle, sampled on a 20 × 10 grid."""
+    x, y, w, h = rect
+    inside = sum(
+        (x + (i + 0.5) * w / 20 - centre[0]) ** 2 + (y + (j + 0.5) * h / 10 - centre[1]) ** 2 <= radius**2
+        for i in range(20)
+        for j in range(10)
+    )
+    return inside / 200
 
 
 class Table:
@@ -114,8 +130,70 @@ def test_every_volcano_and_figure_reads_at_a_glance(table: Table, open_page: Any
             assert within(count, v["cone"]), f"a count is cut off at the edge of {v['id']}: {v}"
         for f in drawn["figures"]:
             assert overlap(f["body"], v["label"]) <= 0.1 * v["label"][2] * v["label"][3], (v["id"], f["id"])
+        # Any path space may be a target: its ring, drawn as big as the rings shown now, leaves
+        # every volcano's label readable.
+        radius = drawn["rings"][0][2] / 2
+        for space in drawn["spaces"]:
+            centre = (space[0] + space[2] / 2, space[1] + space[3] / 2)
+            assert covered(v["label"], centre, radius) <= 0.1, (v["id"], "a target ring covers the label")
     for f in drawn["figures"]:
         assert f["letter"][3] >= READABLE_PX and f["body"][3] >= f["letter"][3] + 2, f
-    assert drawn["targets"], "the seat to act has targets on the board"
+    assert drawn["targets"] and drawn["rings"], "the seat to act has targets on the board"
     for target in drawn["targets"]:
         assert min(target[2], target[3]) >= TARGET_PX[size], target
+
+
+def test_a_drachenland_turn_by_keyboard_alone(server: Server, browser: Any) -> None:
+    """Point 12: the skip link leads to the first choice, Tab reaches every target (with a
+    visible focus ring), Enter decides, and after the last choice the focus is on Confirm
+    (not on Undo, which a second Enter would press)."""
+    studio = Studio(server.base_url)
+    users = studio.users("ka", "kb")
+    match_id = studio.match("drachenland", users)
+    actor = studio.to_act(match_id, users)
+    assert actor is not None
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    try:
+        log_in(context, server.base_url, actor.name)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{server.base_url}/matches/{match_id}")
+        page.wait_for_selector(".dl-board")
+        focused = """() => { const el = document.activeElement; const s = getComputedStyle(el);
+            const ring = el.querySelector && el.querySelector("circle:not(.dl-hit)");
+            return {move: el.dataset.move || null, action: el.dataset.matchAction || null,
+                    skip: el.hasAttribute("data-skip-to-move"),
+                    outline: s.outlineStyle !== "none" && parseFloat(s.outlineWidth) >= 3,
+                    ring: ring ? getComputedStyle(ring).stroke : null}; }"""
+
+        def press(key: str) -> dict[str, Any]:
+            before = page.locator("#match-area").get_attribute("data-version")
+            page.keyboard.press(key)
+            if key == "Enter" and not now.get("skip"):
+                page.wait_for_function(
+                    "v => document.getElementById('match-area').dataset.version !== v", arg=before
+                )
+                page.wait_for_function(
+                    "() => !document.getElementById('match-area').hasAttribute('aria-busy')"
+                )
+            result: dict[str, Any] = page.evaluate(focused)
+            return result
+
+        now: dict[str, Any] = {}
+        now = press("Tab")
+        assert now["skip"], "the first Tab stop is the skip link to the move"
+        now = press("Enter")
+        assert now["move"] and now["move"].startswith("choose:"), now
+        assert now["outline"], "a clearly visible focus ring"
+        now = press("Enter")
+        assert now["move"] and now["move"].startswith("move:"), now
+        first = now["move"]
+        now = press("Tab")
+        assert now["move"] and now["move"].startswith("move:") and now["move"] != first, now
+        assert now["ring"] == "rgb(27, 95, 209)", "the focused target's ring takes the focus colour"
+        now = press("Enter")
+        assert now["action"] == "confirm", f"after the last choice the focus is on Confirm: {now}"
+        press("Enter")
+        assert studio.to_act(match_id, users) is not actor, "the turn went to the next player"
+    finally:
+        context.close()

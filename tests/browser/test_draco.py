@@ -62,8 +62,8 @@ class Player(MatchPlayer):
 
 
 def fast_forward_to_a_summit_card(players: list[Player]) -> Player | None:
-    """Play over the JSON API until a turn starts with a summit card among several in hand;
-    that player, or None when the match ends first."""
+    """Play over the JSON API until a turn starts where the card to play leaves a summit card in
+    hand (and does not end the game); that player, or None when the match ends first."""
     for _turn in range(MAX_TURNS * 3):
         seen = players[0].state()
         if seen["status"] == "finished":
@@ -71,9 +71,14 @@ def fast_forward_to_a_summit_card(players: list[Player]) -> Player | None:
         active = players[seen["to_act"][0]]
         current = seen if active is players[0] else active.state()
         hand = current["view"]["hand"] or []
-        if current["view"]["phase"] == "play" and len(hand) > 1 and any(c["summit"] for c in hand):
-            return active
         move = steer(current["view"], current["legal"])
+        if current["view"]["phase"] == "play" and move.startswith("play:"):
+            # The card the page will play must leave a summit card to discard, and must not be
+            # the third arrival on the summit (that ends the game: nothing is discarded then).
+            rest = list(hand)
+            rest.remove(next(c for c in hand if c["play"] == move))
+            if any(c["summit"] for c in rest) and not ends_game(current["view"], move):
+                return active
         if move == "confirm":
             active.post("confirm", current["version"])
         else:
@@ -104,6 +109,14 @@ def dragon_of(move: str) -> str:
     return move.split(":")[1]
 
 
+def ends_game(view: dict[str, Any], move: str) -> bool:
+    """Whether playing ``move`` brings a third dragon to the summit (the game ends at once)."""
+    summit = {d["id"] for d in view["dragons"] if d["summit"]}
+    target = next(c["target"] for c in view["hand"] if c["play"] == move)
+    red = view["track"][target]["kind"] == "red"
+    return len(summit) >= 2 and red and dragon_of(move) not in summit
+
+
 def steer(view: dict[str, Any], legal: list[str]) -> str:
     """The next decision: push the leading dragon up; once one stands on the summit, keep its cards
     (to discard them) and climb slowly (the third summit arrival would end the game)."""
@@ -119,7 +132,7 @@ def steer(view: dict[str, Any], legal: list[str]) -> str:
     def rank(move: str) -> tuple[Any, ...]:
         dragon, value = dragon_of(move), int(move.split(":")[2])
         if summit:
-            return (dragon not in summit, -targets[move], move)
+            return (not ends_game(view, move), dragon not in summit, -targets[move], move)
         return (dragon not in summit, position[dragon], value, move)
 
     return max(plays, key=rank)
@@ -185,10 +198,12 @@ def test_three_players_play_draco_in_the_browser(server: Server, browser: Any) -
         expect(alice.page.locator(".draco-cards .dcard.play")).to_have_count(6)
 
         # Now the hand card of a free dragon that lands on a plain space (no scoring: the hand is
-        # refilled at Confirm), and Take.
+        # refilled at Confirm), and Take. A deal whose free dragons all reach a scoring space
+        # (every free card a 3: rare) refills nothing at this Confirm.
         plain = {s["index"] for s in state["view"]["track"] if s["kind"] == "plain"}
         by_card = {c["play"]: c["target"] for c in state["view"]["hand"]}
         chosen = next((m for m in free if by_card[m] in plain), free[0])
+        refills = by_card[chosen] in plain
         dragon = dragon_of(chosen)
         alice.click(f".draco-cards .dcard.play[data-move='{chosen}']")
         alice.click(".draco-choice .choice.take")
@@ -228,8 +243,8 @@ def test_three_players_play_draco_in_the_browser(server: Server, browser: Any) -
             "aria-label", re.compile(rf"space {by_card[chosen]} ")
         )
         # The log names players ("Player 1 draws" from the rules becomes Alice's name).
-        expect(carol.page.locator(".log-entry", has_text=f"{names[0]} draws")).to_have_count(1)
-        assert reveals == 1
+        expect(carol.page.locator(".log-entry", has_text=f"{names[0]} draws")).to_have_count(int(refills))
+        assert reveals == int(refills)
 
         # Bob plays by a target circle, Carol by a hand card (all through the pages), each confirming.
         for player, kind in ((bob, ".draco .target.legal"), (carol, ".draco-cards .dcard.play")):

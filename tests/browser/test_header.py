@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import PHONE, VIEWPORTS, register, start_toy_match
+from tests.browser.pages import PHONE, VIEWPORTS, register, register_apart, start_toy_match
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -36,8 +36,7 @@ def test_the_header_is_one_line_on_a_phone(server: Server, browser: Any, locale:
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
-        other = register(page, base)
-        page.context.clear_cookies()
+        other = register_apart(browser, base)
         me = register(page, base)
         start_toy_match(base, me, other)
         page.goto(f"{base}/matches")

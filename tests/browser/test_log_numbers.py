@@ -1,7 +1,8 @@
 """Issue 13.4: log numbers keep all their digits (entries 256, 432 and 1472 showed as "56.",
 "32.", "72.": the markers stood in a padding too narrow for them and the scrolling list clipped
-them). Issue 13.11: a click's answer at decision 1,500 is as small as at decision 10 (the page
-keeps its log and an answer brings only the lines it lacks)."""
+them). Issue 13.11: the page shows the newest part of a long log and loads earlier parts on demand;
+a click's answer at decision 1,500 is as small as at decision 10 (the page keeps its log and an
+answer brings only the lines it lacks)."""
 
 from __future__ import annotations
 
@@ -37,17 +38,19 @@ MARKER_ROOM = """(list) => {
 
 
 def _pass(base_url: str, names: tuple[str, str], match_id: int, rounds: int) -> None:
-    """Both players confirm (pass) ``rounds`` times over the API: each confirm logs one line."""
+    """Both players confirm (pass) ``rounds`` times over the API: each confirm logs one line.
+    Each answer carries the match's next version: one request per confirm, no look in between."""
     players = [api_client(base_url, name)[0] for name in names]
     try:
+        version = players[0].get(f"/api/matches/{match_id}").json()["version"]
         for _ in range(rounds):
             for client in players:
-                view = client.get(f"/api/matches/{match_id}").json()
                 answer = client.post(
                     f"/api/matches/{match_id}/confirm",
-                    json={"expected_version": view["version"], "request_id": request_id()},
+                    json={"expected_version": version, "request_id": request_id()},
                 )
                 assert answer.status_code == 200, answer.text
+                version = answer.json()["match"]["version"]
     finally:
         for client in players:
             client.close()
@@ -69,6 +72,8 @@ def long_match(server: Server, browser: Any) -> Iterator[tuple[str, int]]:
 def test_four_digit_log_numbers_show_whole(
     server: Server, browser: Any, long_match: tuple[str, int], viewport: Any
 ) -> None:
+    from playwright.sync_api import expect
+
     alice, match_id = long_match
     context = browser.new_context(locale="en-US", viewport=viewport)
     try:
@@ -85,6 +90,19 @@ def test_four_digit_log_numbers_show_whole(
         measured = page.evaluate(f"({MARKER_ROOM})(document.querySelector('#match-area .log-list'))")
         assert measured["number"] >= 1000
         assert measured["width"] <= measured["room"], measured
+
+        # Issue 13.11: the page shows the newest part of the log; earlier parts come on demand.
+        entries = page.locator("#match-area .log-list > li")
+        shown = entries.count()
+        assert 0 < shown < LINES, shown
+        oldest = int(str(entries.last.get_attribute("value")))
+        assert oldest > 1
+        page.get_by_role("button", name="Show earlier moves").click()
+        expect(entries).not_to_have_count(shown)
+        assert int(str(entries.last.get_attribute("value"))) < oldest, (
+            "the earlier lines come after the shown ones"
+        )
+        assert page.evaluate("() => performance.getEntriesByType('navigation').length") == 1  # no page load
     finally:
         context.close()
 

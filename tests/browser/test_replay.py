@@ -1,6 +1,6 @@
 """Issue 13.9: the replay steps without page loads (buttons, the slider keeps its focus, keys,
-autoplay), each step reads as the log reads, the address is a link to the step; no key hint
-on a phone."""
+autoplay), each step reads as the log reads, a confirm belongs to the turn it ends, the address
+is a link to the step; no key hint on a phone, where the board can be enlarged."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import PHONE, VIEWPORTS, api_client, register
+from tests.browser.pages import PHONE, VIEWPORTS, api_client, register, register_apart
 from tests.support.client import request_id
 from tests.support.server import Server
 
@@ -18,8 +18,10 @@ TIMEOUT_MS = 10_000
 DECISIONS = 14
 
 
-def _draco_match(base: str, alice: str, bob: str) -> int:
-    """A two-player Draco match a few turns in (first cards played, turns confirmed)."""
+def _draco_match(base: str, alice: str, bob: str) -> tuple[int, int]:
+    """A two-player Draco match a few turns in (first cards played, turns confirmed), and the
+    number of its decisions that are not confirms."""
+    counted = 0
     players = {alice: api_client(base, alice)[0], bob: api_client(base, bob)[0]}
     try:
         created = players[alice].post(
@@ -38,12 +40,27 @@ def _draco_match(base: str, alice: str, bob: str) -> int:
                     "confirm" if "confirm" in view["legal"] and (view["can_undo"] or not plays) else plays[0]
                 )
                 path, body = ("confirm", {}) if move == "confirm" else ("moves", {"move": move})
+                counted += move != "confirm"
                 answer = client.post(
                     f"/api/matches/{match_id}/{path}",
                     json={**body, "expected_version": view["version"], "request_id": request_id()},
                 )
                 assert answer.status_code == 200, answer.text
-        return match_id
+        for client in players.values():  # a turn left pending is finished: its decisions count
+            for _ in range(5):
+                view = client.get(f"/api/matches/{match_id}").json()
+                if not view["can_undo"]:
+                    break
+                body = {"expected_version": view["version"], "request_id": request_id()}
+                if "confirm" in view["legal"]:
+                    answer = client.post(f"/api/matches/{match_id}/confirm", json=body)
+                else:  # a choice first (Draco's keep or take)
+                    answer = client.post(
+                        f"/api/matches/{match_id}/moves", json={**body, "move": view["legal"][0]}
+                    )
+                    counted += 1
+                assert answer.status_code == 200, answer.text
+        return match_id, counted
     finally:
         for client in players.values():
             client.close()
@@ -58,12 +75,13 @@ def test_the_replay_steps_without_page_loads(server: Server, browser: Any, viewp
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
-        bob = register(page, base)
-        page.context.clear_cookies()
+        bob = register_apart(browser, base)
         alice = register(page, base)
-        match_id = _draco_match(base, alice, bob)
+        match_id, counted = _draco_match(base, alice, bob)
         steps = page.request.get(f"{base}/api/matches/{match_id}/replay/0").json()["steps"]
         assert steps >= 6
+        # A confirm belongs to the turn it ends: one step per decision that is not a confirm.
+        assert steps == counted, (steps, counted)
 
         # A link to a step shows that step.
         page.goto(f"{base}/matches/{match_id}/replay?step=2")
@@ -96,6 +114,20 @@ def test_the_replay_steps_without_page_loads(server: Server, browser: Any, viewp
         expect(count).to_have_text(f"Step {steps} of {steps}", timeout=steps * 2_000)
         expect(page.locator("[data-replay-play]")).to_have_attribute("aria-pressed", "false")
         assert page.evaluate("window.__notReloaded === true")  # all of it without a page load
+
+        if viewport == PHONE:
+            # The board can be enlarged here too, and stays so from step to step.
+            svg = page.locator("#board [data-zoom] > svg").first
+            before = svg.bounding_box()["width"]
+            page.locator("[data-board-zoom]").click()
+            assert svg.bounding_box()["width"] >= 1.9 * before
+            page.locator("[data-replay=prev]").click()
+            expect(count).to_have_text(f"Step {steps - 1} of {steps}")
+            expect(page.locator("[data-board-zoom]")).to_have_attribute("aria-pressed", "true")
+            assert page.locator("#board [data-zoom] > svg").first.bounding_box()["width"] >= 1.9 * before
+            page.locator("[data-board-zoom]").click()
+            page.locator("[data-replay=next]").click()
+            expect(page).to_have_url(re.compile(rf"\?step={steps}$"))
 
         # The address now links to the last step; the keys hint is for keyboards, not phones.
         page.reload()

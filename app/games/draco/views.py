@@ -279,4 +279,7 @@ def _private(state: DracoState, seat: Seat, board: Layout, dragons: list[JSON]) 
             "keep": "mount:keep",
             "take": "mount:take",
         }
-    return {"hand": hand, "targets": list(targets.values()), "mount": mount}
+    # Drawn bottom up: a ring never crosses the tag of a ring below it on a shared space (a tag
+    # hangs under its ring, into the one beneath when three share a space).
+    shown = sorted(targets.values(), key=lambda t: -t["y"])
+    return {"hand": hand, "targets": shown, "mount": mount}
