@@ -57,4 +57,5 @@ def pages(studio: Studio) -> list[Shot]:
         Shot("replay-step", f"/matches/{running}/replay?step=5", host),
         Shot("replay-end", f"/matches/{land}/replay", guest),
         Shot("profile", f"/users/{host.name}", guest),
+        Shot("settings", "/settings", host),
     ]
