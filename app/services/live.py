@@ -22,7 +22,7 @@ import contextlib
 import logging
 import secrets
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -207,9 +207,10 @@ class Broker:
     async def publish_user(self, user_id: int) -> None:
         await self.publish(Nudge("user", user_id))
 
-    def payload(self, nudge: Nudge) -> str:
-        """The NOTIFY payload of ``nudge`` for a statement that publishes it at its commit."""
-        return nudge.encode(self.origin)
+    def payload(self, nudges: Sequence[Nudge]) -> str:
+        """One NOTIFY payload carrying ``nudges``, for a statement that publishes them at its
+        commit (a line each: one notification a commit, however many it tells)."""
+        return "\n".join(nudge.encode(self.origin) for nudge in nudges)
 
     def deliver(self, nudges: list[Nudge]) -> None:
         """Tell this process's subscribers (the database told the other processes)."""
@@ -255,9 +256,14 @@ class Broker:
             subscription._put(nudge)
 
     def _on_notify(self, connection: asyncpg.Connection, pid: int, channel: str, payload: str) -> None:
-        decoded = Nudge.decode(payload)
-        if decoded is not None and decoded[1] != self.origin:  # our own: delivered when published
-            self._deliver(decoded[0])
+        for line in payload.split("\n"):
+            decoded = Nudge.decode(line)
+            if decoded is None:
+                continue
+            nudge, origin = decoded
+            if origin == self.origin:  # our own: delivered when published (one origin a payload)
+                return
+            self._deliver(nudge)
 
     async def _listen(self) -> None:
         """Keep one LISTEN connection open, reconnecting with a growing pause."""

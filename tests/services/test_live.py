@@ -43,6 +43,20 @@ def test_nudges_encode_and_decode_with_their_origin() -> None:
     assert Nudge.decode("garbage") is None and Nudge.decode("view:1:2::") is None
 
 
+async def test_one_payload_carries_a_commits_nudges_to_the_other_processes_only() -> None:
+    here, there = Broker(), Broker()
+    news = [Nudge("match", 4, 2000, 17), Nudge("user", 5, cause=4), Nudge("user", 6, cause=4)]
+    payload = here.payload(news)
+    subscriptions = [there.subscribe(("match", 4)), there.subscribe(("user", 5), ("user", 6))]
+    mine = here.subscribe(("match", 4))
+    there._on_notify(None, 0, "drachenhort", payload)
+    here._on_notify(None, 0, "drachenhort", payload)  # its own echo: delivered when published
+    assert [await subscriptions[0].get(timeout=1)] == news[:1]
+    assert [await subscriptions[1].get(timeout=1), await subscriptions[1].get(timeout=1)] == news[1:]
+    with pytest.raises(TimeoutError):
+        await mine.get(timeout=0.05)
+
+
 async def test_a_committed_move_nudges_viewers_but_a_pending_one_does_not(
     db: AsyncSession, make_user: MakeUser
 ) -> None:

@@ -295,7 +295,7 @@ def _plan(loaded: LoadedMatch, seat: Seat, request: _Request, step: _Step) -> _P
         pending=pending,
         answer=_stored_form(answer, after, request.locale),
         commit=commit,
-        nudges=tuple(broker.payload(n) for n in nudges),
+        nudges=(broker.payload(nudges),) if nudges else (),
     )
     return _Plan(write, after, answer, nudges)
 
