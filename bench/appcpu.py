@@ -36,6 +36,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from bench import pgstats  # noqa: E402
+from bench.load import decision  # noqa: E402
 
 Message = dict[str, Any]
 
@@ -233,17 +234,7 @@ async def _one_match(
             actor = acting[0]
             view = actor.view
             assert view is not None
-            body: dict[str, Any] = {
-                "expected_version": view["version"],
-                "request_id": secrets.token_urlsafe(12),
-                "log_after": actor.log_seq,
-            }
-            if view["can_confirm"]:
-                path = f"/api/matches/{match_id}/confirm"
-            else:
-                body["move"] = rng.choice([m for m in view["legal"] if m != "confirm"] or view["legal"])
-                body["confirm"] = confirm_in_move
-                path = f"/api/matches/{match_id}/moves"
+            path, body = decision(match_id, view, actor.log_seq, rng, confirm_in_move=confirm_in_move)
             if profile is not None:
                 profile.enable()
             started = time.process_time()

@@ -262,19 +262,9 @@ class Table:
     async def decide(self, actor: Seat, match_id: int) -> None:
         view = actor.view
         assert view is not None
-        body: dict[str, Any] = {
-            "expected_version": view["version"],
-            "request_id": secrets.token_urlsafe(12),
-            "log_after": actor.log_seq,
-        }
-        if view["can_confirm"]:
-            path = f"/api/matches/{match_id}/confirm"
-        else:
-            moves = [m for m in view["legal"] if m != "confirm"] or view["legal"]
-            body["move"] = self.rng.choice(moves)
-            if self.shape.confirm_in_move:
-                body["confirm"] = True
-            path = f"/api/matches/{match_id}/moves"
+        path, body = decision(
+            match_id, view, actor.log_seq, self.rng, confirm_in_move=self.shape.confirm_in_move
+        )
         started = time.perf_counter()
         try:
             answer = await actor.conn.request("POST", path, body)
@@ -302,6 +292,23 @@ class Table:
 
 
 # --- figures --------------------------------------------------------------------------------
+
+
+def decision(
+    match_id: int, view: dict[str, Any], log_seq: int, rng: random.Random, *, confirm_in_move: bool
+) -> tuple[str, dict[str, Any]]:
+    """The mover's next request: its confirm when it may confirm, else a random legal move."""
+    body: dict[str, Any] = {
+        "expected_version": view["version"],
+        "request_id": secrets.token_urlsafe(12),
+        "log_after": log_seq,
+    }
+    if view["can_confirm"]:
+        return f"/api/matches/{match_id}/confirm", body
+    body["move"] = rng.choice([m for m in view["legal"] if m != "confirm"] or view["legal"])
+    if confirm_in_move:
+        body["confirm"] = True
+    return f"/api/matches/{match_id}/moves", body
 
 
 def percentile(values: list[float], p: float) -> float:

@@ -6,7 +6,7 @@ by the hundred, and a route is found by trying the routes in order.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -105,30 +105,33 @@ async def submit_move(
 
 @router.post("/matches/{match_id}/undo", response_model=MoveResult, responses=DECISION)
 async def undo(match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
-    decision = play.undo_move(
-        db,
-        match_id=match_id,
-        user_id=user.id,
-        expected_version=body.expected_version,
-        request_id=body.request_id,
-        locale=locale,
-        log_after=body.log_after,
-    )
-    return await _answer(decision, db, match_id, user.id, locale, body.log_after)
+    return await _turn_step(play.undo_move, match_id, body, db, user.id, locale)
 
 
 @router.post("/matches/{match_id}/confirm", response_model=MoveResult, responses=DECISION)
 async def confirm(match_id: int, body: TurnIn, db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
-    decision = play.confirm_turn(
+    return await _turn_step(play.confirm_turn, match_id, body, db, user.id, locale)
+
+
+async def _turn_step(
+    step: Callable[..., Awaitable[MoveResult]],
+    match_id: int,
+    body: TurnIn,
+    db: AsyncSession,
+    user_id: int,
+    locale: str,
+) -> Response:
+    """Undo or confirm: the same request, the same answer."""
+    decision = step(
         db,
         match_id=match_id,
-        user_id=user.id,
+        user_id=user_id,
         expected_version=body.expected_version,
         request_id=body.request_id,
         locale=locale,
         log_after=body.log_after,
     )
-    return await _answer(decision, db, match_id, user.id, locale, body.log_after)
+    return await _answer(decision, db, match_id, user_id, locale, body.log_after)
 
 
 async def _answer(
