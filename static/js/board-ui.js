@@ -64,7 +64,31 @@
     if (zoom) {
       zoom.setAttribute("aria-pressed", on ? "true" : "false");
     }
+    var frame = on && board ? board.querySelector("[data-zoom]") : null;
+    if (frame) {
+      if (scrolled) {
+        frame.scrollLeft = scrolled.left;
+        frame.scrollTop = scrolled.top;
+      } else {
+        frame.scrollLeft = (frame.scrollWidth - frame.clientWidth) / 2;
+      }
+    }
   }
+
+  // Where the zoomed board was scrolled to outlives the board: a decision or a push replaces
+  // the board area, which would jump back to its left edge. Zoomed the first time, the board
+  // opens at its middle.
+  var scrolled = null;
+  document.addEventListener(
+    "scroll",
+    function (event) {
+      var el = event.target;
+      if (el instanceof Element && el.hasAttribute("data-zoom") && el.closest(".board.zoomed")) {
+        scrolled = { left: el.scrollLeft, top: el.scrollTop };
+      }
+    },
+    true
+  );
 
   var KEYS = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
 

@@ -123,6 +123,21 @@ def test_the_board_fits_a_phone_and_confirm_stays_in_view(tables: Tables, open_p
     assert page.locator("[data-board-zoom]").get_attribute("aria-pressed") == "true"
     assert svg.bounding_box()["width"] >= 1.9 * before
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width, "zoomed, the page still fits"
+    frame = "document.querySelector('#board [data-zoom]')"
+    middle = page.evaluate(f"() => ({frame}.scrollWidth - {frame}.clientWidth) / 2")
+    left = page.evaluate(f"() => {frame}.scrollLeft")
+    assert abs(left - middle) <= 2, "zoomed, the board opens at its middle"
+    # A decision or a push replaces the board area: the zoomed board stays where it was scrolled.
+    page.evaluate(f"() => {{ {frame}.scrollLeft = 30; {frame}.scrollTop = 40; }}")
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    scrolled = page.evaluate(f"() => [{frame}.scrollLeft, {frame}.scrollTop]")
+    assert scrolled[0] == 30
+    page.evaluate(
+        """() => { const board = document.getElementById('board');
+             board.replaceWith(board.cloneNode(true));
+             document.dispatchEvent(new CustomEvent('drachenhort:area-swapped')); }"""
+    )
+    assert page.evaluate(f"() => [{frame}.scrollLeft, {frame}.scrollTop]") == scrolled
     page.locator("[data-board-zoom]").click()
     assert abs(svg.bounding_box()["width"] - before) < 1
 
