@@ -1,8 +1,9 @@
 """Draco for the bots: sample the unseen cards, value a position by score and riding height.
 
-Unseen by a seat: the other hands, the draw pile and the cards under each pile's top. They
-are the 110 cards minus everything the seat sees (its hand, the top cards, the card in play),
-dealt at random into the places whose sizes the view shows.
+Unseen by a seat: the other hands and the draw pile. They are the 110 cards minus everything
+the seat sees (its hand, the top cards, the card in play) and minus the cards it counted into
+the piles (every card played or discarded since the last reshuffle was shown to all), dealt at
+random into the places whose sizes the view shows.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from app.games.draco.state import DracoState, Phase, Play
 
 _POSITION_WEIGHT = 0.25
 """As in the greedy bot: the space under the own dragon is worth a quarter of a scored point."""
+_PUT_ON_PILES = frozenset({"dragon_moved", "discarded"})
+"""Events that name a card going onto or under a pile, for every seat to see."""
 _SCALE = 6.0
 """A lead of this many points is worth about three to one."""
 
@@ -34,6 +37,8 @@ def determinise(obs: Observation, rng: random.Random) -> DracoState:
     unseen = Counter(ALL_CARDS)
     unseen.subtract(hand)
     unseen.subtract(tops)
+    counted = _counted_below_tops(obs)
+    counted.subtract(tops)
     play = None
     bottom_known: Card | None = None
     if view["play"] is not None:
@@ -42,10 +47,16 @@ def determinise(obs: Observation, rng: random.Random) -> DracoState:
         play = Play(card, p["from"], p["to"], was_last=phase is Phase.MOUNT, scored=p["scored"])
         if phase is Phase.MOUNT:
             unseen[card] -= 1  # in nobody's hand or pile until the choice
+            counted[card] -= 1
         elif tops[active] != card:
             # Played under the active pile (ridden by another, or kept): its bottom card is known.
             bottom_known = card
             unseen[card] -= 1
+            counted[card] -= 1
+    slots = sum(info["pile_size"] - 1 for info in view["players"]) - (bottom_known is not None)
+    # Which pile a counted card lies under does not matter: a reshuffle gathers them all.
+    known = list((+counted).elements())[:slots]  # a partial log may count fewer, never more
+    unseen.subtract(known)
     pool = list(unseen.elements())
     rng.shuffle(pool)
     hands: list[tuple[Card, ...]] = []
@@ -56,10 +67,12 @@ def determinise(obs: Observation, rng: random.Random) -> DracoState:
         else:
             hands.append(tuple(sorted(_take(pool, info["hand_size"]))))
         below = info["pile_size"] - 1
-        known = (bottom_known,) if seat == active and bottom_known is not None else ()
-        piles.append((*known, *_take(pool, below - len(known)), tops[seat]))
+        bottom = (bottom_known,) if seat == active and bottom_known is not None else ()
+        counted_here = _take(known, below - len(bottom))
+        rest = _take(pool, below - len(bottom) - len(counted_here))
+        piles.append((*bottom, *counted_here, *rest, tops[seat]))
     deck = tuple(_take(pool, view["deck_size"]))
-    assert not pool, "the view's counts do not add up to 110 cards"
+    assert not pool and not known, "the view's counts do not add up to 110 cards"
     drawn: tuple[tuple[Card, ...], ...] = ()
     if drawn_own:
         drawn = tuple(drawn_own if s == obs.seat else () for s in range(players))
@@ -89,11 +102,24 @@ def evaluate(state: DracoState) -> tuple[float, ...]:
 BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=6)
 
 
+def _counted_below_tops(obs: Observation) -> Counter[Card]:
+    """The cards played or discarded since the last reshuffle: all now lie in the piles."""
+    counted: Counter[Card] = Counter()
+    for event in obs.log:
+        if event["kind"] in _PUT_ON_PILES:
+            counted[_card(event["data"])] += 1
+        elif event["kind"] == "reshuffled":
+            counted.clear()  # every card but the tops went into the new draw pile
+    return counted
+
+
 def _card(raw: dict[str, Any]) -> Card:
     return Card.of(DRAGON_BY_ID[raw["dragon"]], int(raw["value"]))
 
 
 def _take(pool: list[Card], n: int) -> list[Card]:
-    taken = pool[len(pool) - n :] if n > 0 else []
-    del pool[len(pool) - len(taken) :]
+    """Up to ``n`` cards off the end of ``pool``."""
+    n = max(0, min(n, len(pool)))
+    taken = pool[len(pool) - n :]
+    del pool[len(pool) - n :]
     return taken
