@@ -13,6 +13,7 @@ from collections import Counter
 from typing import Any
 
 from app.bots.games import BotGame, margin_rewards
+from app.bots.games.draco_playout import playout
 from app.bots.observation import Observation
 from app.games.draco.board import ALL_CARDS, DRAGON_BY_ID, Card, track_for
 from app.games.draco.state import DracoState, Phase, Play
@@ -21,6 +22,10 @@ _POSITION_WEIGHT = 0.25
 """As in the greedy bot: the space under the own dragon is worth a quarter of a scored point."""
 _PUT_ON_PILES = frozenset({"dragon_moved", "discarded"})
 """Events that name a card going onto or under a pile, for every seat to see."""
+_ROLLOUT_ROUNDS = 2
+"""Rounds of greedy turns a rollout plays before the position is valued."""
+_ROLLOUT_EXPLORE = 0.1
+"""Share of random card plays in a rollout."""
 _SCALE = 6.0
 """A lead of this many points is worth about three to one."""
 
@@ -99,7 +104,17 @@ def evaluate(state: DracoState) -> tuple[float, ...]:
     return margin_rewards(values, _SCALE)
 
 
-BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=6)
+def rollout(state: DracoState, rng: random.Random) -> tuple[float, ...]:
+    """Greedy turns on the fast table (``draco_playout``), then the outcome or ``evaluate``'s
+    measure."""
+    table = playout(state, rng, _ROLLOUT_ROUNDS * state.players, _ROLLOUT_EXPLORE)
+    if table.over:
+        top = max(table.scores)
+        return tuple(1.0 if score == top else 0.0 for score in table.scores)
+    return margin_rewards(table.margins(), _SCALE)
+
+
+BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=6, rollout=rollout)
 
 
 def _counted_below_tops(obs: Observation) -> Counter[Card]:
