@@ -22,8 +22,11 @@ _POSITION_WEIGHT = 0.25
 """As in the greedy bot: the space under the own dragon is worth a quarter of a scored point."""
 _PUT_ON_PILES = frozenset({"dragon_moved", "discarded"})
 """Events that name a card going onto or under a pile, for every seat to see."""
-_ROLLOUT_ROUNDS = 2
-"""Rounds of greedy turns a rollout plays before the position is valued."""
+_ROLLOUT_TURNS = 4
+"""Greedy turns a rollout plays after the turn under way before the position is valued, rounded
+up to whole rounds (so it ends after the bot's own turn): shorter ones miss what a move sets
+up, longer ones (or to the end) drown it in the luck of the draws (tournaments against easy:
+two rounds at two seats, one at five)."""
 _ROLLOUT_EXPLORE = 0.1
 """Share of random card plays in a rollout."""
 _SCALE = 6.0
@@ -107,7 +110,7 @@ def evaluate(state: DracoState) -> tuple[float, ...]:
 def rollout(state: DracoState, rng: random.Random) -> tuple[float, ...]:
     """Greedy turns on the fast table (``draco_playout``), then the outcome or ``evaluate``'s
     measure."""
-    table = playout(state, rng, _ROLLOUT_ROUNDS * state.players, _ROLLOUT_EXPLORE)
+    table = playout(state, rng, _rollout_turns(state.players), _ROLLOUT_EXPLORE)
     if table.over:
         top = max(table.scores)
         return tuple(1.0 if score == top else 0.0 for score in table.scores)
@@ -115,6 +118,10 @@ def rollout(state: DracoState, rng: random.Random) -> tuple[float, ...]:
 
 
 BOT_GAME = BotGame(determinise=determinise, evaluate=evaluate, playout_depth=6, rollout=rollout)
+
+
+def _rollout_turns(players: int) -> int:
+    return -(-_ROLLOUT_TURNS // players) * players
 
 
 def _counted_below_tops(obs: Observation) -> Counter[Card]:
