@@ -41,9 +41,7 @@ def halving_search(
         per_move = None if budget.iterations is None else max(1, budget.iterations // (rounds * len(alive)))
         until = None if budget.ms is None else started + budget.ms / 1000.0 * (number + 1) / rounds
         done = 0
-        while (per_move is None or done < per_move) and (
-            until is None or done == 0 or time.perf_counter() < until
-        ):
+        while done == 0 or not _round_over(done, per_move, until):
             state = bot.determinise(obs, rng)
             if greedy is None:
                 greedy = game.timeout_move(state, obs.seat)

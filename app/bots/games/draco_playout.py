@@ -12,7 +12,6 @@ ridden dragon) and one shared heap of the cards below, which is all a reshuffle 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from app.games.draco.board import (
     GAME_END_SUMMIT_DRAGONS,
@@ -94,11 +93,6 @@ def playout(state: DracoState, rng: random.Random, turns: int, explore: float) -
         seat = (seat + 1) % table.players
         _turn(table, seat, rng, explore)
     return table
-
-
-def winners(scores: Sequence[int]) -> list[int]:
-    best = max(scores)
-    return [seat for seat, score in enumerate(scores) if score == best]
 
 
 # --- private helpers -------------------------------------------------------------------------
