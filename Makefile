@@ -39,7 +39,7 @@ lint: $(VENV)/.installed-dev
 
 # The move path beside boardgame.io, statements, a long match, engines; then the bot tournaments
 # (200 games per pairing at 30 ms a decision: the levels' own 2 s would take days on two cores).
-BOTS_ARGS ?= --games 200 --think-ms 30
+BOTS_ARGS ?= --games 200 --iterations 100
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
 	$(BIN)/python bench/bots.py $(BOTS_ARGS)

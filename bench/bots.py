@@ -5,11 +5,16 @@ strong vs random, strong vs easy, strong vs normal and normal vs easy for each g
 players, and Draco at 3 and 5 seats with one strong bot among easy ones. Targets: strong wins
 >= 95 % against random and >= 70 % against easy; at five seats, >= 2x its fair share (40 %).
 
-``--think-ms`` is strong's time per decision (normal gets a quarter, as 0.5 s is to 2 s);
-the levels' own budgets (2 s, 0.5 s) would make 200-game tournaments take days on two cores.
-``--quick`` is a smoke run of a few games per pairing. Figures, not tests: nothing here fails.
+``--iterations`` (the default mode) is strong's fixed search per decision, normal gets a
+quarter: the figures then do not depend on the load of a shared machine, and a run can be
+repeated exactly. ``--think-ms`` gives strong a time budget instead (normal a quarter, as 0.5 s
+is to 2 s); the levels' own budgets (2 s, 0.5 s) would make 200-game tournaments take days on
+two cores. Milliseconds and decisions per second are printed per game and level, so either
+budget translates into the other. ``--quick`` is a smoke run of a few games per pairing.
+Figures, not tests: nothing here fails.
 
-    .venv/bin/python bench/bots.py [--quick] [--games 200] [--think-ms 30] [--processes 2]
+    .venv/bin/python bench/bots.py [--quick] [--games 200] [--iterations 100 | --think-ms 30]
+        [--game draco] [--pairing "strong vs easy"] [--processes 1]
 """
 
 from __future__ import annotations
@@ -28,12 +33,13 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import app.games  # noqa: E402,F401 - registers every game
-from app.bots import Level  # noqa: E402
+from app.bots import Level, budget_for  # noqa: E402
 from app.bots.arena import MatchResult, play_match, rotated  # noqa: E402
 from app.bots.report import LevelTally, wilson  # noqa: E402
 from app.engine.registry import get_game  # noqa: E402
 
 S, N, E, R = Level.STRONG, Level.NORMAL, Level.EASY, Level.RANDOM
+DEFAULT_ITERATIONS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +72,7 @@ def pairings(only: set[str] | None = None) -> list[Pairing]:
 
 
 def play(
-    pairing: Pairing, number: int, think_ms: float, iterations: int | None
+    pairing: Pairing, number: int, think_ms: float | None, iterations: int | None
 ) -> tuple[Pairing, MatchResult]:
     game = get_game(pairing.game)
     seating = rotated(pairing.levels, number)
@@ -107,14 +113,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--quick", action="store_true", help="a smoke run: 4 games per pairing, 10 ms")
-    parser.add_argument("--games", type=int, default=200, help="games per pairing")
-    parser.add_argument("--think-ms", type=float, default=30.0, help="strong's budget per decision")
     parser.add_argument(
+        "--quick", action="store_true", help="a smoke run: 4 games per pairing, 10 iterations"
+    )
+    parser.add_argument("--games", type=int, default=200, help="games per pairing")
+    budgets = parser.add_mutually_exclusive_group()
+    budgets.add_argument(
         "--iterations",
         type=int,
-        help="strong's budget in iterations instead (load-independent, reproducible)",
+        default=DEFAULT_ITERATIONS,
+        help=f"strong's search iterations per decision (default {DEFAULT_ITERATIONS}; load-independent)",
     )
+    budgets.add_argument("--think-ms", type=float, help="strong's milliseconds per decision instead")
     parser.add_argument(
         "--pairing", action="append", help="only pairings whose name contains this (repeatable)"
     )
@@ -122,19 +132,21 @@ def main() -> None:
     parser.add_argument("--game", action="append", help="only these games (repeatable)")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     args = parser.parse_args()
-    games, think_ms = (4, 10.0) if args.quick else (args.games, args.think_ms)
+    games = 4 if args.quick else args.games
+    think_ms = None if args.quick else args.think_ms
+    iterations = 10 if args.quick else None if think_ms is not None else args.iterations
     plan = pairings(set(args.game) if args.game else None)
     if args.pairing:
         plan = [p for p in plan if any(text in p.name for text in args.pairing)]
     tallies = {p: LevelTally() for p in plan}
-    speed = LevelTally()
+    speed: dict[str, LevelTally] = {}
     started = time.monotonic()
     with ProcessPoolExecutor(max_workers=args.processes) as pool:
-        futures = [pool.submit(play, p, n, think_ms, args.iterations) for p in plan for n in range(games)]
+        futures = [pool.submit(play, p, n, think_ms, iterations) for p in plan for n in range(games)]
         for done, future in enumerate(as_completed(futures), 1):
             pairing, result = future.result()
             tallies[pairing].add(result)
-            speed.add(result)
+            speed.setdefault(pairing.game, LevelTally()).add(result)
             if done % 50 == 0:
                 print(
                     f"{done}/{len(futures)} games, {time.monotonic() - started:.0f} s",
@@ -144,11 +156,7 @@ def main() -> None:
     elapsed = time.monotonic() - started
     print(
         f"Bot tournaments ({time.strftime('%Y-%m-%d %H:%M')}): {games} games per pairing, seats rotated, "
-        + (
-            f"{args.iterations} iterations (normal {args.iterations // 4})"
-            if args.iterations
-            else f"think-ms {think_ms:g} (normal {think_ms / 4:g})"
-        )
+        + _budget_text(iterations, think_ms)
         + f", {args.processes} processes, {elapsed:.0f} s, "
         f"load average {os.getloadavg()[0]:.1f}"
     )
@@ -167,10 +175,11 @@ def main() -> None:
                 f">= {pairing.target:.0%} {met}",
             )
         )
-    for level, figures in sorted(speed.levels.items()):
-        per_s = figures.decisions / figures.seconds if figures.seconds else 0.0
-        ms = 1000 * figures.seconds / figures.decisions if figures.decisions else 0.0
-        rows.append((f"speed {level}", f"{ms:.2f} ms/decision, {per_s:,.0f} decisions/s", ""))
+    for game, tally in speed.items():
+        for level, figures in sorted(tally.levels.items()):
+            per_s = figures.decisions / figures.seconds if figures.seconds else 0.0
+            ms = 1000 * figures.seconds / figures.decisions if figures.decisions else 0.0
+            rows.append((f"speed {game} {level}", f"{ms:.2f} ms/decision, {per_s:,.0f} decisions/s", ""))
     direct, hop, size = pool_overhead()
     rows.append(
         (
@@ -187,7 +196,16 @@ def main() -> None:
         print(f"{name:<{width}} | {value:<{value_width}} | {target}")
     if args.json:
         raw = {p.name: t.summary() for p, t in tallies.items()}
-        args.json.write_text(json.dumps({"think_ms": think_ms, "games": games, "pairings": raw}, indent=1))
+        budget = {"think_ms": think_ms, "iterations": iterations}
+        args.json.write_text(json.dumps({**budget, "games": games, "pairings": raw}, indent=1))
+
+
+def _budget_text(iterations: int | None, think_ms: float | None) -> str:
+    if iterations is not None:
+        normal = budget_for(Level.NORMAL, iterations=iterations).iterations
+        return f"strong {iterations} iterations a decision (normal {normal})"
+    assert think_ms is not None
+    return f"strong {think_ms:g} ms a decision (normal {think_ms / 4:g})"
 
 
 if __name__ == "__main__":

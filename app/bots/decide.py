@@ -7,6 +7,7 @@ import random
 import app.games  # noqa: F401 - importing registers every game
 from app.bots.budget import Budget, Level, budget_for
 from app.bots.games import bot_game
+from app.bots.halving import halving_search
 from app.bots.observation import Observation
 from app.bots.search import search
 from app.engine.protocol import Move
@@ -35,4 +36,5 @@ def decide(obs: Observation, level: Level, seed: int, budget: Budget | None = No
         # public facts, so any consistent sample gives the move it would make on the true one.
         move = game.timeout_move(bot.determinise(obs, rng), obs.seat)
         return move if move in legal else legal[0]
-    return search(game, bot, obs, rng, budget or budget_for(level)).move
+    searcher = search if bot.rollout is None else halving_search
+    return searcher(game, bot, obs, rng, budget or budget_for(level)).move

@@ -2,7 +2,8 @@
 
 Per game: ``determinise`` samples a full state consistent with one seat's observation (the
 hidden parts drawn from what that seat cannot rule out), ``evaluate`` scores a non-final state
-for every seat (the search cuts its playouts short and asks it), and a playout depth.
+for every seat (the search cuts its playouts short and asks it), a playout depth, and
+optionally a fast ``rollout`` of the game's own.
 
 These live beside the bots rather than in the game packages so the engine protocol stays as it
 is; each module reads only its game's public data tables and state classes.
@@ -26,6 +27,9 @@ class BotGame:
     """Per seat, a value in [0, 1] that estimates its chance to win."""
     playout_depth: int
     """Random decisions after the tree before ``evaluate`` is asked."""
+    rollout: Callable[[State, random.Random], tuple[float, ...]] | None = None
+    """A fast playout from a state to a reward per seat, where the game has one; the bot then
+    chooses among its root moves by sequential halving (``app.bots.halving``), not by a tree."""
 
 
 class NoBotForGame(LookupError):
