@@ -38,7 +38,8 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/mypy
 
 # The move path beside boardgame.io, statements, a long match, engines; then the bot tournaments
-# (200 games per pairing at 30 ms a decision: the levels' own 2 s would take days on two cores).
+# (200 games per pairing at 100 search iterations a decision, the same whatever the machine's load;
+# the levels' own 2 s would take days on two cores).
 BOTS_ARGS ?= --games 200 --iterations 100
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/run.py $(BENCH_ARGS)
