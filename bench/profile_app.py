@@ -31,6 +31,9 @@ def create() -> FastAPI:
             finally:
                 profiler.stop()
                 target = Path(os.environ.get("BENCH_PROFILE", "profile.txt"))
+                session = profiler.last_session
+                if session is not None:  # every frame, for pyinstrument --load=… --show-all
+                    session.save(str(target.with_suffix(".pyisession")))
                 if target.suffix == ".html":
                     target.write_text(profiler.output_html())
                 else:

@@ -217,7 +217,7 @@ def main() -> None:
                     pairs += [(figures, theirs) for figures in ours if figures is not None]
             if args.profile:
                 progress(f"profiled drachenhort 10×3, 1 worker -> {args.profile}")
-                shape = load.Shape(tables=10, seconds=seconds)
+                shape = load.Shape(tables=10, seconds=seconds, confirm_in_move=modes[-1])
                 profiled = asyncio.run(
                     measure.drachenhort(shape, 1, users, LOG_DIR, profile=args.profile.resolve())
                 )

@@ -43,9 +43,14 @@ def get_settings_dep(request: Request) -> Settings:
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 
 
-async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+def open_session(request: Request) -> AsyncSession:
+    """A new database session for this request (``async with``: closed at its end)."""
     maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    async with maker() as session:
+    return maker()
+
+
+async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with open_session(request) as session:
         yield session
 
 
