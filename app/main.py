@@ -25,6 +25,7 @@ from app.db.store import store_for
 from app.services import bot_turns, clocks, sessions
 from app.services.live import Broker
 from app.web import errors
+from app.web.api import decisions as api_decisions
 from app.web.api import router as api_router
 from app.web.pages import accounts, community, hosting, lobby, match_end, matches, replays
 from app.web.security import SecurityMiddleware
@@ -82,6 +83,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     errors.install(app)
     app.add_middleware(SecurityMiddleware, base_url=settings.base_url)
+    app.include_router(api_decisions)  # first (app.web.api.decisions says why)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/healthz", include_in_schema=False)

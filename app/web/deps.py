@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -43,10 +44,20 @@ def get_settings_dep(request: Request) -> Settings:
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
 
 
-def open_session(request: Request) -> AsyncSession:
-    """A new database session for this request (``async with``: closed at its end)."""
+@asynccontextmanager
+async def open_session(request: Request) -> AsyncIterator[AsyncSession]:
+    """A database session for this request, closed at its end if it touched the database.
+
+    Closing a session that never did still costs a greenlet switch (~30 µs, 1.5 % of a move),
+    and the move path usually answers from what the process keeps, without one.
+    """
     maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
-    return maker()
+    session = maker()
+    try:
+        yield session
+    finally:
+        if session.in_transaction() or session.sync_session.identity_map:
+            await session.close()
 
 
 async def get_session(request: Request) -> AsyncIterator[AsyncSession]:
