@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from app.bots.budget import Budget, Level
@@ -62,10 +64,29 @@ def _decide_text(obs: Observation, level: Level, seed: int, budget: Budget | Non
     return str(decide(obs, level, seed, budget))
 
 
+ORPHAN_CHECK_SECONDS = 1.0
+
+
 def _warm_up() -> None:
+    _exit_when_orphaned(os.getppid())
     # Import the games and the search once per process, not during the first decision.
     import app.bots.decide  # noqa: F401
     from app.bots.games import bot_game
 
     for slug in ("draco", "drachenland", "felsental"):
         bot_game(slug)
+
+
+def _exit_when_orphaned(parent: int) -> None:
+    """End this worker when the process that made the pool is gone.
+
+    A pool shut down properly stops its workers, but a server killed outright (SIGKILL, OOM)
+    does not; its idle workers would wait forever on a queue their siblings keep open.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
