@@ -102,7 +102,14 @@ def test_a_decision_route_refuses_a_parameter_its_handler_would_not_fill() -> No
     ) -> Response:
         raise AssertionError
 
+    async def renamed(
+        match_id: int, body: TurnIn, session: SessionDep, user: CurrentUser, locale: Locale
+    ) -> Response:
+        raise AssertionError
+
     with pytest.raises(TypeError, match="DecisionRoute takes"):
         decisions.post("/matches/{match_id}/x")(with_query)
+    with pytest.raises(TypeError, match="DecisionRoute takes"):
+        decisions.post("/matches/{match_id}/z")(renamed)
     with pytest.raises(TypeError, match="DecisionRoute takes"):
         APIRouter(route_class=DecisionRoute).post("/matches/{match_id}/y")(without_csrf)

@@ -3,12 +3,12 @@
 FastAPI's general request handler (content negotiation, a dependency graph solved per
 request, each parameter validated on its own) costs about 0.3 ms a request here, an eighth of
 a whole turn (``bench/appcpu.py --confirm in-move``, medians of nine alternating runs: 2.36 →
-2.06 ms of app CPU a turn). Move, undo and
-confirm are the requests a match makes by the hundred, and they all take the same few things:
-the match id, one JSON body, the session, the logged-in user and the locale, behind the CSRF
-check. So their routes are declared, documented (OpenAPI) and refused (422) as usual, and only
-their handler is this one, which calls the very same dependency functions in the same order.
-A route that asks for anything else is refused when it is made, so the two cannot drift apart.
+2.06 ms of app CPU a turn). Move, undo and confirm are the requests a match makes by the
+hundred, and they all take the same few things: the match id, one JSON body, the session, the
+logged-in user and the locale, behind the CSRF check. So their routes are declared, documented
+(OpenAPI) and refused (422) as usual, and only their handler is this one, which calls the very
+same dependency functions in the same order. A route that asks for anything else is refused
+when it is made, so the two cannot drift apart.
 """
 
 from __future__ import annotations
@@ -27,12 +27,12 @@ from starlette.responses import Response
 from app.web import deps
 
 _SOLVED = {
-    deps.verify_csrf: "",
-    deps.get_session: "db",
-    deps.get_current_user: "user",
-    deps.get_locale: "locale",
+    (deps.verify_csrf, None),
+    (deps.get_session, "db"),
+    (deps.get_current_user, "user"),
+    (deps.get_locale, "locale"),
 }
-"""The dependencies this handler solves, and the endpoint parameter each fills ("": none)."""
+"""The dependencies this handler solves, each with the endpoint parameter it fills (or none)."""
 
 _ID = TypeAdapter(int)
 
@@ -43,13 +43,10 @@ class DecisionRoute(APIRoute):
     def get_route_handler(self) -> Callable[[Request], Coroutine[Any, Any, Response]]:
         endpoint = self.endpoint
         dependant = self.dependant
-        solved = {d.call for d in dependant.dependencies}
-        filled = {_SOLVED[c] for c in solved if c in _SOLVED} - {""}
+        solved = {(d.call, d.name) for d in dependant.dependencies}
         params = {p.name for p in (*dependant.path_params, *dependant.body_params)}
         if (
-            not solved <= _SOLVED.keys()
-            or deps.verify_csrf not in solved
-            or filled != {"db", "user", "locale"}
+            solved != _SOLVED
             or params != {"match_id", "body"}
             or dependant.query_params
             or dependant.header_params
