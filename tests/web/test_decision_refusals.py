@@ -41,7 +41,11 @@ async def test_bad_requests_get_the_same_refusals_and_leave_the_match_intact(
         good["move"] = first_play(m.view)
     json_header = {"Content-Type": "application/json"}
 
-    # Who asks comes first: no CSRF token, then no login (with a visitor's valid token).
+    # A body that is not JSON at all is refused first, then who asks (no CSRF token, then no
+    # login with a visitor's valid token), then what is asked.
+    broken = {"content": b"{", "headers": json_header}
+    assert _refusal(await m.mover.client.post(url, **broken)) == (422, [(["body", 1], "json_invalid")])
+    assert _refusal(await m.mover.client.post(url, json={"expected_version": -1})) == (403, [])
     assert _refusal(await m.mover.client.post(url, json=good)) == (403, [])
     async with httpx.AsyncClient(base_url=str(m.mover.client.base_url)) as visitor:
         token = await csrf_for(visitor)
@@ -79,6 +83,11 @@ async def test_bad_requests_get_the_same_refusals_and_leave_the_match_intact(
     assert _refusal(await m.mover.post(f"/api/matches/x{m.id}/{route}", good)) == (
         422,
         [(["path", "match_id"], "int_parsing")],
+    )
+    both = await m.mover.post(f"/api/matches/x{m.id}/{route}", {**good, "expected_version": -1})
+    assert _refusal(both) == (
+        422,
+        [(["path", "match_id"], "int_parsing"), (["body", "expected_version"], "greater_than_equal")],
     )
     assert _refusal(await m.mover.post(f"/api/matches/987654/{route}", good)) == (404, [])
 

@@ -57,11 +57,14 @@ class DecisionRoute(APIRoute):
         assert issubclass(body_model, BaseModel)
 
         async def handle(request: Request) -> Response:
+            body, body_errors = await _json_body(request, body_model)  # undecodable: refused now
             await deps.verify_csrf(request)
             async with deps.open_session(request) as db:
                 user = await deps.get_current_user(await deps.get_optional_user(request, db))
                 locale = await deps.get_locale(request, user)
-                match_id, body = _path_id(request), await _json_body(request, body_model)
+                match_id, path_errors = _path_id(request)
+                if path_errors or body_errors:
+                    raise RequestValidationError([*path_errors, *body_errors])
                 response: Response = await endpoint(
                     match_id=match_id, body=body, db=db, user=user, locale=locale
                 )
@@ -70,28 +73,31 @@ class DecisionRoute(APIRoute):
         return handle
 
 
-def _path_id(request: Request) -> int:
+Errors = list[dict[str, Any]]
+
+
+def _path_id(request: Request) -> tuple[int | None, Errors]:
     try:
-        return _ID.validate_python(request.path_params["match_id"])
+        return _ID.validate_python(request.path_params["match_id"]), []
     except ValidationError as exc:
-        raise RequestValidationError(_located("path", exc, "match_id")) from None
+        return None, _located("path", exc, "match_id")
 
 
-async def _json_body(request: Request, model: type[BaseModel]) -> BaseModel:
-    """The body as ``model``, refused as FastAPI refuses it (strict JSON content type)."""
+async def _json_body(request: Request, model: type[BaseModel]) -> tuple[BaseModel | None, Errors]:
+    """The body as ``model``, or why not, as FastAPI has it: a body that does not decode is
+    refused at once (before the dependencies), any other fault is reported after them together
+    with the path's; only a JSON content type is decoded."""
     raw = await request.body()
     if not raw:
-        raise RequestValidationError(
-            [{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}]
-        )
+        return None, [{"type": "missing", "loc": ("body",), "msg": "Field required", "input": None}]
     try:
         if not _is_json(request.headers.get("content-type", "")):
-            return model.model_validate(raw, from_attributes=True)  # not JSON: refused as not an object
-        return model.model_validate_json(raw)
+            return model.model_validate(raw, from_attributes=True), []  # refused: not an object
+        return model.model_validate_json(raw), []
     except ValidationError as exc:
         if exc.errors()[0]["type"] == "json_invalid":
             _refuse_undecodable(raw)
-        raise RequestValidationError(_located("body", exc)) from None
+        return None, _located("body", exc)
 
 
 def _refuse_undecodable(raw: bytes) -> None:
@@ -110,5 +116,5 @@ def _is_json(content_type: str) -> bool:
     return media == "application/json" or (media.startswith("application/") and media.endswith("+json"))
 
 
-def _located(where: str, exc: ValidationError, *name: str) -> list[dict[str, Any]]:
+def _located(where: str, exc: ValidationError, *name: str) -> Errors:
     return [{**e, "loc": (where, *name, *e["loc"])} for e in exc.errors(include_url=False)]
