@@ -16,10 +16,9 @@ from app.bots.games import BotGame, margin_rewards
 from app.bots.games.draco_playout import playout
 from app.bots.observation import Observation
 from app.games.draco.board import ALL_CARDS, DRAGON_BY_ID, Card, track_for
+from app.games.draco.bot import POSITION_WEIGHT
 from app.games.draco.state import DracoState, Phase, Play
 
-_POSITION_WEIGHT = 0.25
-"""As in the greedy bot: the space under the own dragon is worth a quarter of a scored point."""
 _PUT_ON_PILES = frozenset({"dragon_moved", "discarded"})
 """Events that name a card going onto or under a pile, for every seat to see."""
 _ROLLOUT_TURNS = 4
@@ -101,7 +100,7 @@ def determinise(obs: Observation, rng: random.Random) -> DracoState:
 def evaluate(state: DracoState) -> tuple[float, ...]:
     track = track_for(state.players)
     values = [
-        state.scores[seat] + _POSITION_WEIGHT * track[state.positions[state.rider_index(seat)]].value
+        state.scores[seat] + POSITION_WEIGHT * track[state.positions[state.rider_index(seat)]].value
         for seat in range(state.players)
     ]
     return margin_rewards(values, _SCALE)

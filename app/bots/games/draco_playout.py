@@ -16,15 +16,13 @@ import random
 from app.games.draco.board import (
     GAME_END_SUMMIT_DRAGONS,
     HAND_SIZE,
-    SMALL_SCORING_LIMIT,
     Card,
     Kind,
     track_for,
 )
-from app.games.draco.state import DracoState, Phase
-
-POSITION_WEIGHT = 0.25
-"""As in the greedy bot: the space under the own dragon is worth a quarter of a scored point."""
+from app.games.draco.bot import POSITION_WEIGHT
+from app.games.draco.rules import scoring_gain, scoring_on
+from app.games.draco.state import DracoState, Phase, ScoringKind
 
 
 class Table:
@@ -160,7 +158,7 @@ def _value_after(table: Table, seat: int, ride: int, origin: int, target: int) -
     """The greedy value for ``seat`` riding ``ride`` once the scoring of a move to ``target`` is
     done (``table.positions`` already shows the move)."""
     values = table.values
-    kind = _scoring(table, origin, target)
+    kind = scoring_on(table.track, origin, target)
     scores = table.scores
     mine = scores[seat]
     best_other = -1_000_000.0
@@ -184,13 +182,13 @@ def _mount_and_score(table: Table, seat: int, card: Card, origin: int, take: boo
     else:
         table.below.append(card)
     target = table.positions[card.dragon_index]
-    kind = _scoring(table, origin, target)
+    kind = scoring_on(table.track, origin, target)
     if kind is None:
         return False
     scores = table.scores
     for other in range(table.players):
         scores[other] += _gain(kind, table.values[table.positions[table.riders[other]]], scores[other])
-    if kind is _SUMMIT and _summit_count(table) >= GAME_END_SUMMIT_DRAGONS:
+    if kind is ScoringKind.SUMMIT and _summit_count(table) >= GAME_END_SUMMIT_DRAGONS:
         table.over = True
     return True
 
@@ -217,25 +215,11 @@ def _finish_turn(table: Table, seat: int, scored: bool, rng: random.Random) -> N
         del deck[:take]
 
 
-_SMALL, _BIG, _SUMMIT = 1, 2, 3
-
-
-def _scoring(table: Table, origin: int, target: int) -> int | None:
-    """Spec §4 step 3: the destination's kind; the summit only on a first arrival."""
-    kind = table.track[target].kind
-    if kind is Kind.BLUE:
-        return _SMALL
-    if kind is Kind.GREEN:
-        return _BIG
-    if kind is Kind.RED and table.track[origin].kind is not Kind.RED:
-        return _SUMMIT
-    return None
-
-
-def _gain(kind: int | None, value: int, score: int) -> int:
-    if kind is None or (kind == _SMALL and value > SMALL_SCORING_LIMIT):
+def _gain(kind: ScoringKind | None, value: int, score: int) -> int:
+    if kind is None:
         return 0
-    return value if score + value >= 0 else 0  # a loss applies only if the total stays >= 0
+    gain = scoring_gain(kind, value)
+    return gain if score + gain >= 0 else 0  # a loss applies only if the total stays >= 0
 
 
 def _summit_count(table: Table) -> int:

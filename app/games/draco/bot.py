@@ -9,7 +9,7 @@ from app.games.draco.state import DracoState, Phase
 
 # Card plays, keep/take and discards never draw; this Rng only satisfies the signature.
 _NO_DRAWS = Rng(b"draco-bot-never-draws")
-_POSITION_WEIGHT = 0.25
+POSITION_WEIGHT = 0.25
 """How much the value under the own dragon counts against points already scored."""
 
 
@@ -41,4 +41,4 @@ def _value(state: DracoState, seat: Seat) -> float:
     others = [score for s, score in enumerate(state.scores) if s != seat]
     lead = state.scores[seat] - max(others)
     here = state.track[state.positions[state.rider_index(seat)]].value
-    return lead + _POSITION_WEIGHT * here
+    return lead + POSITION_WEIGHT * here

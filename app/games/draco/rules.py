@@ -8,6 +8,7 @@ Each decision is one move: ``play:<dragon>:<value>``, ``mount:keep`` / ``mount:t
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 from itertools import chain
 
@@ -22,6 +23,7 @@ from app.games.draco.board import (
     SMALL_SCORING_LIMIT,
     Card,
     Kind,
+    Space,
     last_index,
 )
 from app.games.draco.state import DracoState, Phase, Play, ScoringKind
@@ -110,7 +112,11 @@ def target_space(state: DracoState, card: Card) -> int:
 
 def scoring_kind(state: DracoState, origin: int, target: int) -> ScoringKind | None:
     """Spec §4 step 3: the moved dragon's destination decides; summit only on first arrival."""
-    track = state.track
+    return scoring_on(state.track, origin, target)
+
+
+def scoring_on(track: Sequence[Space], origin: int, target: int) -> ScoringKind | None:
+    """``scoring_kind`` on a bare track (the bots' fast playouts keep no ``DracoState``)."""
     kind = track[target].kind
     if kind is Kind.BLUE:
         return ScoringKind.SMALL
@@ -119,6 +125,12 @@ def scoring_kind(state: DracoState, origin: int, target: int) -> ScoringKind | N
     if kind is Kind.RED and track[origin].kind is not Kind.RED:
         return ScoringKind.SUMMIT
     return None
+
+
+def scoring_gain(kind: ScoringKind, value: int) -> int:
+    """What a rider on a space worth ``value`` gains from a scoring of ``kind`` (before the rule
+    that a loss applies only while the total stays non-negative)."""
+    return value if kind is not ScoringKind.SMALL or value <= SMALL_SCORING_LIMIT else 0
 
 
 def invariants(state: DracoState) -> None:
@@ -380,7 +392,7 @@ def _score(state: DracoState, events: list[Event]) -> tuple[DracoState, list[Eve
     scores: list[int] = []
     for seat, score in enumerate(state.scores):
         value = track[state.positions[state.rider_index(seat)]].value
-        gain = value if kind is not ScoringKind.SMALL or value <= SMALL_SCORING_LIMIT else 0
+        gain = scoring_gain(kind, value)
         if score + gain < 0:
             # Yucata convention: a loss applies only if the total stays non-negative.
             gain = 0
