@@ -54,5 +54,10 @@ def margin_rewards(values: Sequence[float], scale: float) -> tuple[float, ...]:
     rewards = []
     for seat, mine in enumerate(values):
         best_other = max(v for s, v in enumerate(values) if s != seat)
-        rewards.append(1.0 / (1.0 + math.exp(-(mine - best_other) / scale)))
+        rewards.append(logistic((mine - best_other) / scale))
     return tuple(rewards)
+
+
+def logistic(x: float) -> float:
+    """The standard logistic function: 0.5 at 0, towards 1 for large ``x``."""
+    return 1.0 / (1.0 + math.exp(-x))

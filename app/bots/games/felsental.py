@@ -7,11 +7,10 @@ hand). The opponent's hand is a random choice of them of the size the view shows
 
 from __future__ import annotations
 
-import math
 import random
 from typing import Any, NamedTuple
 
-from app.bots.games import BotGame
+from app.bots.games import BotGame, logistic
 from app.bots.observation import Observation
 from app.engine.protocol import Seat
 from app.games.felsental.board import DECKS, DRAGON_TOTAL, DWARF_FIELDS, DWARVES, TRACKS, Dwarf, Opt, Role
@@ -113,7 +112,7 @@ def _leg_odds(state: FelsState) -> float:
     cards = len(state.dwarves.hand) + len(state.dwarves.deck)
     used = 1.0 - cards / len(DECKS[Role.DWARVES])
     bias, by_dwarves, by_dragon, by_used = _LEG_LOGIT
-    return _sigmoid(bias + by_dwarves * hurt_dwarves + by_dragon * hurt_dragon + by_used * used)
+    return logistic(bias + by_dwarves * hurt_dwarves + by_dragon * hurt_dragon + by_used * used)
 
 
 def _projected(state: FelsState, winner: Role) -> _Leg:
@@ -147,15 +146,11 @@ def _match_odds(legs: tuple[_Leg, ...], state: FelsState, unplayed: int) -> floa
     if won[0] != won[1]:
         return 1.0 if won[0] > won[1] else 0.0
     lead = sum(leg.inflicted[0] - leg.inflicted[1] for leg in legs)
-    return _sigmoid(lead / (_SPREAD_NOW + _SPREAD_PER_LEG * unplayed))
+    return logistic(lead / (_SPREAD_NOW + _SPREAD_PER_LEG * unplayed))
 
 
 def _result_leg(result: LegResult) -> _Leg:
     return _Leg(result.winner_seat(), (float(result.inflicted_by(0)), float(result.inflicted_by(1))))
-
-
-def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-x))
 
 
 def _four(values: Any) -> tuple[int, int, int, int]:
