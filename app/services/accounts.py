@@ -129,7 +129,8 @@ async def log_in(
     found = list(await db.scalars(select(User).where(User.name_key.in_({key, as_typed}))))
     user = next((u for u in found if u.name_key == as_typed), found[0] if found else None)
     verified = await _verify(user.password_hash if user else _DUMMY_HASH, password)
-    if user is None or not verified:
+    if user is None or not verified or user.bot_level is not None:
+        # A bot never logs in, whatever password its row may have been given.
         raise BadCredentials("wrong name or password")
     if await db.scalar(select(UserSettings.disabled).where(UserSettings.user_id == user.id)):
         raise Forbidden("this account is disabled: ask the server's administrator")
@@ -185,7 +186,7 @@ async def _session_for_token(db: AsyncSession, token: str) -> tuple[UserOut, dat
             )
             .join(User, User.id == UserSession.user_id)
             .outerjoin(UserSettings, UserSettings.user_id == User.id)
-            .where(UserSession.token_hash == token_hash)
+            .where(UserSession.token_hash == token_hash, User.bot_level.is_(None))  # bots never log in
         )
     ).first()
     if row is None:

@@ -40,6 +40,8 @@ USERS_LISTED = 500
 async def create_admin(db: AsyncSession, *, name: str, password: str) -> UserOut:
     """Register ``name`` as an administrator, or promote the existing user ``name``."""
     user = await db.scalar(select(User).where(User.name_key == names.key(name)))
+    if user is not None and user.bot_level is not None:
+        raise Conflict("a bot cannot log in: it has no password")
     if user is None:
         await accounts.register(db, name=name, password=password, locale="en")
         user = await db.scalar(select(User).where(User.name_key == names.key(name)))
@@ -280,12 +282,21 @@ async def _settings_out(db: AsyncSession, settings: Settings, prefs: UserSetting
 
 
 async def _set_password(db: AsyncSession, user_id: int, password: str) -> None:
+    """The one way a password changes: every session of the user and every reset link still
+    outstanding end with it (a link mailed before must not undo the change)."""
     user = await db.get(User, user_id)
     if user is None:
         raise NotFound("no such user")
+    if user.bot_level is not None:
+        raise Conflict("a bot cannot log in: it has no password")
     accounts._check_password(password, user.name)
     user.password_hash = await accounts._hash(password)
     await db.execute(delete(UserSession).where(UserSession.user_id == user_id))
+    await db.execute(
+        update(PasswordReset)
+        .where(PasswordReset.user_id == user_id, PasswordReset.used_at.is_(None))
+        .values(used_at=utcnow())
+    )
 
 
 def _hash(token: str) -> str:

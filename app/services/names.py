@@ -10,6 +10,9 @@
   UsernameCaseMapped with case folding), and too alike when their ``skeleton`` is (TS #39's
   confusable skeleton; as names ignore case, the skeleton is case folded and skeletonised
   again, so ``AIice`` with a capital I clashes with ``alice``).
+- What reads like a computer opponent's name (``Bot easy 1``) is kept for the bots: on the
+  skeleton without separators, "bot" alone, followed by digits, or by a bot level
+  (``Bot_easy_1``, ``B0t.Easy.I`` and ``bot-strong`` are all refused).
 """
 
 from __future__ import annotations
@@ -26,6 +29,9 @@ KEY_MAX = 40
 _PRESERVED = get_profile("UsernameCasePreserved")
 _FOLDED = get_profile("UsernameCaseMapped:CaseFold")
 _PUNCTUATION = "_-."
+BOT_LEVELS = ("random", "easy", "normal", "strong")
+"""The words after "Bot" in the bots' names (``app.bots.budget.Level``; kept here so the
+name rules stay free of the bots' imports; a test holds the two together)."""
 
 
 def _spoof_checker() -> icu.SpoofChecker:
@@ -52,6 +58,8 @@ def allowed(name: str) -> str:
         raise InvalidInput("a name may use letters, digits, '_', '-' and '.' only")
     if _CHECKER.check(kept):
         raise InvalidInput("a name may not mix letters of different scripts or digits of different kinds")
+    if reads_like_a_bot(kept):
+        raise InvalidInput("names that read like a bot's are kept for the computer opponents")
     return kept
 
 
@@ -70,3 +78,22 @@ def skeleton(name: str) -> str:
     first: str = _CHECKER.getSkeleton(0, name.strip())
     again: str = _CHECKER.getSkeleton(0, first.casefold())
     return again
+
+
+def reads_like_a_bot(name: str) -> bool:
+    """True for a name a reader could take for a computer opponent's (see the module doc)."""
+    bare = _bare_skeleton(name)
+    bot = _bare_skeleton("Bot")
+    if not bare.startswith(bot):
+        return False
+    rest = bare[len(bot) :]
+    return all(c in _DIGIT_SKELETONS for c in rest) or rest.startswith(_LEVEL_SKELETONS)
+
+
+def _bare_skeleton(name: str) -> str:
+    """The skeleton without anything that is not a letter or digit (spaces and separators)."""
+    return "".join(c for c in skeleton(name) if c.isalnum())
+
+
+_DIGIT_SKELETONS = frozenset("".join(_bare_skeleton(d) for d in "0123456789"))
+_LEVEL_SKELETONS = tuple(_bare_skeleton(level) for level in BOT_LEVELS)

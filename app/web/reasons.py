@@ -43,6 +43,8 @@ KNOWN_REASONS = (
     N_("this name looks too much like a name that is taken"),
     N_("too many failed logins: wait a little and try again"),
     N_("too many registrations from your address"),
+    N_("names that read like a bot's are kept for the computer opponents"),
+    N_("a bot cannot log in: it has no password"),
 )
 
 

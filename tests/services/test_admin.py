@@ -146,3 +146,47 @@ async def test_settings_keep_an_address_and_the_opt_out(
         )
     mine = await admin.update_settings(db, settings, user_id=alice.id, email=" a@b.org ", mail_opt_out=True)
     assert (mine.email, mine.mail_opt_out, mine.mail_available) == ("a@b.org", True, True)
+
+
+async def _mailed_reset_links(db: AsyncSession, database_url: str, name: str, count: int) -> list[str]:
+    with smtp_sink() as (sink, port):
+        settings = mail_settings(database_url, port)
+        user = await accounts.log_in(db, name=name, password=TEST_PASSWORD)
+        await admin.update_settings(
+            db, settings, user_id=user[0].id, email=f"{name}@example.org", mail_opt_out=False
+        )
+        for _ in range(count):
+            await admin.request_password_reset(db, settings, name=name)
+        await settle()
+        mails = sink.to(f"{name}@example.org")
+    tokens = [re.search(r"/password/reset/(\S+)", m.get_content()) for m in mails]
+    assert len(tokens) == count
+    return [t.group(1) for t in tokens if t is not None]
+
+
+async def test_using_one_reset_link_ends_the_others_and_every_session(
+    db: AsyncSession, make_user: MakeUser, database_url: str
+) -> None:
+    """Issue 19.11: two links mailed, one used: the other no longer works, nor any session."""
+    alice = await make_user()
+    first, second = await _mailed_reset_links(db, database_url, alice.name, 2)
+    _, token = await accounts.log_in(db, name=alice.name, password=TEST_PASSWORD)
+    await admin.reset_password_with_token(db, token=second, password="the chosen password")
+    with pytest.raises(InvalidInput, match="not valid"):
+        await admin.reset_password_with_token(db, token=first, password="the thief's password")
+    await db.rollback()
+    assert await accounts.user_for_token(db, token=token) is None
+    assert (await accounts.log_in(db, name=alice.name, password="the chosen password"))[0].id == alice.id
+
+
+async def test_an_administrators_reset_ends_the_mailed_links(
+    db: AsyncSession, make_user: MakeUser, database_url: str
+) -> None:
+    boss, alice = await make_user(), await make_user()
+    await admin.create_admin(db, name=boss.name, password="x")
+    [link] = await _mailed_reset_links(db, database_url, alice.name, 1)
+    password = await admin.reset_password(db, admin_id=boss.id, user_id=alice.id)
+    with pytest.raises(InvalidInput, match="not valid"):
+        await admin.reset_password_with_token(db, token=link, password="the thief's password")
+    await db.rollback()
+    assert (await accounts.log_in(db, name=alice.name, password=password))[0].id == alice.id
