@@ -49,6 +49,11 @@ class Settings(BaseSettings):
     """Registrations one address may attempt per hour before it waits ever longer."""
     failed_logins_per_address: int = 30
     """Failed logins one address may make (whatever the names) before it waits ever longer."""
+    max_body_bytes: int = Field(default=64 * 1024, ge=1024)
+    """The largest request body accepted (413 beyond, before it is read); no form or JSON
+    request of the app needs more than a few KiB."""
+    body_timeout_seconds: float = Field(default=10.0, gt=0)
+    """How long a request body may take to arrive after the request began (408 after)."""
     opentelemetry: bool = False
     """FastAPI's own OpenTelemetry spans and metrics, for a server whose operator configures
     OpenTelemetry providers. Off, no request asks whether any are configured (~3 % of a move)."""

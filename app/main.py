@@ -27,6 +27,7 @@ from app.services.live import Broker
 from app.web import errors
 from app.web.api import decisions as api_decisions
 from app.web.api import router as api_router
+from app.web.limits import BodyLimits
 from app.web.pages import accounts, community, hosting, lobby, match_end, matches, replays
 from app.web.security import SecurityMiddleware
 from app.web.sse import router as sse_router
@@ -96,6 +97,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     errors.install(app)
+    # Outside the error handlers (which answer its refusals), inside the security headers.
+    app.add_middleware(
+        BodyLimits, max_bytes=settings.max_body_bytes, timeout_seconds=settings.body_timeout_seconds
+    )
     app.add_middleware(SecurityMiddleware, base_url=settings.base_url)
     app.include_router(api_decisions)  # first (app.web.api.decisions says why)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

@@ -45,6 +45,8 @@ KNOWN_REASONS = (
     N_("too many registrations from your address"),
     N_("names that read like a bot's are kept for the computer opponents"),
     N_("a bot cannot log in: it has no password"),
+    N_("the request body is too large"),
+    N_("the request body did not arrive in time"),
 )
 
 
