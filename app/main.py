@@ -18,6 +18,7 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
 import app.games  # noqa: F401 - importing registers every game
+from app import log_records
 from app.bots import shutdown_pool
 from app.config import LOCAL_URL, Settings, get_settings
 from app.db.session import dispose, make_engine, make_sessionmaker
@@ -25,6 +26,7 @@ from app.db.store import store_for
 from app.services import bot_turns, clocks, sessions
 from app.services.live import Broker
 from app.web import errors
+from app.web.address_guard import AddressGuard
 from app.web.api import decisions as api_decisions
 from app.web.api import router as api_router
 from app.web.limits import BodyLimits
@@ -52,6 +54,7 @@ generations, whose passes then grew with the number of requests in flight. Measu
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the application; ``settings`` default to the environment's."""
     settings = settings or get_settings()
+    log_records.install()
     _import_extra_games(os.environ.get(EXTRA_GAMES_ENV, ""))
 
     @asynccontextmanager
@@ -97,7 +100,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     errors.install(app)
-    # Outside the error handlers (which answer its refusals), inside the security headers.
+    # Outside the error handlers (which answer their refusals), inside the security headers.
+    app.add_middleware(AddressGuard)
     app.add_middleware(
         BodyLimits, max_bytes=settings.max_body_bytes, timeout_seconds=settings.body_timeout_seconds
     )

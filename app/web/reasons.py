@@ -47,6 +47,7 @@ KNOWN_REASONS = (
     N_("a bot cannot log in: it has no password"),
     N_("the request body is too large"),
     N_("the request body did not arrive in time"),
+    N_("the address contains control characters"),
 )
 
 
