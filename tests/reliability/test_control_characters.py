@@ -39,8 +39,18 @@ JSON_BODIES: dict[str, dict[str, Any]] = {
     "MessageIn": {"text": "hello"},
 }
 """A valid body of each JSON model with text in it (the sweep puts the bad text in each in turn)."""
-FORM_FIELDS = {"name": "someone", "next": "/", "locale": "en", "email": "a@b.org", "days": "3"}
-"""Form fields with a value of their own (any other text field gets ``x``)."""
+FORM_FIELDS = {
+    "name": "someone",
+    "next": "/",
+    "locale": "en",
+    "email": "a@b.org",
+    "days": "3",
+    "move": "play 1",
+    "request_id": "req-control-3",
+    "log_after": "0",
+}
+"""Form fields with a value of their own (any other text field gets ``x``, a number ``1``);
+``expected_version`` is the match's, so a decision's text is read, not refused as late."""
 PATH_TEXTS = {"name": "", "game": "toy", "slug": "toy", "token": "x", "action": "disable", "answer": "accept"}
 """The valid value of each text path parameter (``name``: the acting user's)."""
 MANUAL_FORMS = {
@@ -127,7 +137,9 @@ async def test_no_text_parameter_of_any_route_answers_5xx_with_control_character
     actors: list[Actor], rel_server: Server
 ) -> None:
     alice = actors[0]
-    sweep = Sweep(alice, (await start_match(actors[:2], "toy"))["id"])
+    view = await start_match(actors[:2], "toy")
+    sweep = Sweep(alice, view["id"])
+    version = {"expected_version": view["version"]}
     covered = 0
     for method, template, route in _routes():
         params = _params(route)
@@ -137,7 +149,8 @@ async def test_no_text_parameter_of_any_route_answers_5xx_with_control_character
             continue
         covered += 1
         plain = sweep.fill(template)
-        form = {n: FORM_FIELDS.get(n, "x") for n, _ in params["form"]} | {n: "2" for n in manual}
+        form = {n: FORM_FIELDS.get(n, "x" if _is_text(a) else "1") for n, a in params["form"]}
+        form |= {n: "2" for n in manual} | ({"expected_version": str(view["version"])} if form else {})
         for bad in BAD_TEXTS:
             in_address = "\ud800" not in bad
             for name, annotation in params["path"]:
@@ -163,7 +176,9 @@ async def test_no_text_parameter_of_any_route_answers_5xx_with_control_character
                 ):
                     continue
                 assert model.__name__ in JSON_BODIES, f"the sweep has no valid {model.__name__} body"
-                for place, body in _json_variants(JSON_BODIES[model.__name__], bad):
+                valid = JSON_BODIES[model.__name__]
+                valid = valid | version if "expected_version" in valid else valid
+                for place, body in _json_variants(valid, bad):
                     content = json.dumps(body).encode()  # ASCII: a lone surrogate as an escape
                     headers = {"Content-Type": "application/json"}
                     await sweep.send(method, plain, f"json {place}", content=content, headers=headers)
