@@ -7,19 +7,21 @@ ever grow as a match goes on, so a link to ``?step=N`` keeps showing the same po
 What a step costs does not grow with the match. Each process keeps, per match, a
 ``ReplayIndex``: where every step ends (four bytes a step), a checkpoint every
 ``CHECKPOINT_EVERY`` decisions (the state in the game's own storage notation, a few hundred
-bytes, and the Rng counter) and the last state it built. A step then reads the at most
-``CHECKPOINT_EVERY`` decisions after the nearest checkpoint (two columns) and the ``LOG_PAGE``
-decisions it shows in its log, and applies at most ``CHECKPOINT_EVERY - 1`` of them; the next
-step of an autoplay starts from the state the one before built (one or two decisions).
+bytes, and the Rng counter) and the last state it built. A step then reads the decisions after
+the nearest checkpoint (two columns) and the ``LOG_PAGE`` decisions its log shows, and applies
+at most ``CHECKPOINT_EVERY - 1`` decisions; the next step of an autoplay starts from the state
+the step before built (one or two decisions).
 
-Why a per-process index rather than snapshots stored in the database: a rebuild is cheap
-(a Drachenland decision applies in ~15 us), it is reading and describing the whole log that
-cost ~170 ms a request. The first step asked of a match in a process pays one read of its
-(seat, move) columns and one rebuild up to that step (~1/10 of the old request at 2,800
-decisions, see ``bench/replay_step.py``); everything after is bounded. Stored snapshots would
-need the move path, owned elsewhere, to write them, or a GET that writes; the log stays the
-only truth and a checkpoint is always rebuilt from it. ``MAX_INDEXES`` bounds the memory:
-an index of a 2,800-decision match holds ~30 checkpoints and ~2,400 step ends (~20 KB).
+Why a per-process index rather than snapshots stored in the database: applying decisions is
+cheap (~15 us each in Drachenland); what cost ~200 ms of CPU and ~450 KB a request at step
+2,800 was reading, describing and sending the whole log. Measured by ``bench/replay_step.py``
+on a finished 3,700-decision match (SQLite): 2-3 ms of CPU and ~18 KB at step 10, 1,000 and
+2,800 alike. The first step asked of a match in a process builds its index (one read of the
+(seat, move) columns, one rebuild up to that step: ~75 ms there, once). Stored snapshots would
+save that once-per-process cost but need the move path (owned elsewhere) to write them, or a
+GET that writes, and a migration; the log stays the only truth and every checkpoint is rebuilt
+from it. ``MAX_INDEXES`` bounds the memory: the index of a 3,700-decision match holds 74
+checkpoints and ~3,100 step ends, ~40 KB.
 """
 
 from __future__ import annotations
@@ -47,9 +49,9 @@ from app.services.play.log import LoggedRow, visible
 from app.services.play.views import LOG_PAGE
 from app.services.schemas import MatchStatusName, ReplayView
 
-CHECKPOINT_EVERY = 100
+CHECKPOINT_EVERY = 50
 """Decisions between two kept states: a step applies at most this many minus one."""
-MAX_INDEXES = 1024
+MAX_INDEXES = 256
 """Matches a process keeps an index of (least recently used first out)."""
 
 _ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
@@ -101,7 +103,7 @@ async def replay(
 
 def step_ends(decisions: Sequence[tuple[int, str]]) -> list[int]:
     """Where each step ends in the logged (seat, move) list: the index after its last decision."""
-    ends = array("l")
+    ends = array("i")
     _extend_step_ends(ends, None, 0, decisions)
     return list(ends)
 
@@ -132,7 +134,7 @@ class ReplayIndex:
     decisions: int = 0
     """Logged decisions read so far (seqs 1..decisions)."""
     last_seat: Seat | None = None
-    ends: array[int] = field(default_factory=lambda: array("l"))
+    ends: array[int] = field(default_factory=lambda: array("i"))
     complete: bool = False
     """The match had ended when the decisions were read: no more will come."""
     checkpoints: dict[int, tuple[str, int]] = field(default_factory=dict)
