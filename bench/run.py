@@ -8,7 +8,9 @@
    uvicorn workers, each run followed by boardgame.io 0.50.2 + PostgreSQL at the same shape
    (``bench/peer.py``), so every ratio Drachenhort / boardgame.io is of two runs side by side;
 4. the answer of a long Drachenland match: size and server time at decision 1 vs ~2,000
-   (``bench/longmatch.py``).
+   (``bench/longmatch.py``);
+5. a replay step of a finished Drachenland match of ~2,900 steps: CPU and bytes at step 10,
+   1,000 and 2,800 (``bench/replay_step.py``).
 
 The machine is shared: each figure carries the load average at the start and the end of its
 window. ``--quick`` is a ~2-minute smoke run; ``--json FILE`` also writes the raw figures.
@@ -33,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bench import census, engines, load, longmatch, measure, peer  # noqa: E402
+from bench import census, engines, load, longmatch, measure, peer, replay_step  # noqa: E402
 from bench.load import progress  # noqa: E402
 from bench.measure import RunFigures  # noqa: E402
 
@@ -158,13 +160,13 @@ def main() -> None:
         default="both",
         help="Drachenhort's mover: confirm as its own request, sent with the move, or both (default)",
     )
-    parser.add_argument("--only", choices=["engines", "census", "load", "long"], nargs="+")
+    parser.add_argument("--only", choices=["engines", "census", "load", "long", "replay"], nargs="+")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     parser.add_argument(
         "--profile", type=Path, help="then one more 10×3 run, 1 worker under pyinstrument (.txt or .html)"
     )
     args = parser.parse_args()
-    parts = set(args.only or ["engines", "census", "load", "long"])
+    parts = set(args.only or ["engines", "census", "load", "long", "replay"])
     seconds = args.seconds or (8.0 if args.quick else 30.0)
     tables = args.tables or ([10] if args.quick else [10, 50])
     modes = {"apart": [False], "in-move": [True], "both": [False, True]}[args.confirm]
@@ -234,6 +236,12 @@ def main() -> None:
         long_figures = asyncio.run(longmatch.run(LOG_DIR, 300 if args.quick else 2000))
         raw["long"] = [asdict(p) for p in long_figures]
 
+    replay_figures: replay_step.Figures | None = None
+    if "replay" in parts:
+        progress("replay steps of a long Drachenland match")
+        replay_figures = replay_step.run_fresh(1_000 if args.quick else 2_900, 5 if args.quick else 15)
+        raw["replay"] = asdict(replay_figures)
+
     elapsed = time.monotonic() - started
     print(f"Drachenhort bench ({time.strftime('%Y-%m-%d %H:%M')}, {elapsed:.0f} s)")
     print(f"machine: {before}; at the end: load average {os.getloadavg()[0]:.1f}")
@@ -289,6 +297,19 @@ def main() -> None:
             "a long Drachenland match, 3 seats: the mover's answer by decision number (log_after sent)",
             ("decisions", "answer bytes (mean)", "answer ms (mean)", "server CPU ms/decision", "n"),
             [longmatch.row(p) for p in long_figures],
+        )
+    if replay_figures:
+        print_table(
+            f"a replay step of a finished Drachenland match ({replay_figures.decisions:,} decisions,"
+            f" {replay_figures.steps:,} steps), as a spectator's GET /api/matches/ID/replay/STEP",
+            (
+                "step",
+                "CPU ms (median)",
+                "wall ms (median)",
+                "answer bytes",
+                "vs the first step (CPU / bytes)",
+            ),
+            replay_step.rows(replay_figures),
         )
     if args.json:
         args.json.write_text(json.dumps(raw, indent=1, default=str))

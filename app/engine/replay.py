@@ -24,14 +24,32 @@ class ReplayStep:
     rng_counter: int
 
 
+def setup_step(game: Game, players: int, options: Options, seed: bytes) -> ReplayStep:
+    """Step 0: the state as the match was set up."""
+    rng = Rng(seed)
+    return ReplayStep(0, game.setup(players, options, rng), None, None, (), rng.counter)
+
+
 def replay(
     game: Game, players: int, options: Options, seed: bytes, moves: Iterable[tuple[Seat, Move]]
 ) -> Iterator[ReplayStep]:
     """Yield the setup, then the state after each logged decision, in order."""
-    rng = Rng(seed)
-    state = game.setup(players, options, rng)
-    yield ReplayStep(0, state, None, None, (), rng.counter)
-    for index, (seat, move) in enumerate(moves, start=1):
+    first = setup_step(game, players, options, seed)
+    yield first
+    yield from resume(game, seed, first, moves)
+
+
+def resume(
+    game: Game, seed: bytes, start: ReplayStep, moves: Iterable[tuple[Seat, Move]]
+) -> Iterator[ReplayStep]:
+    """Yield the state after each of ``moves``, the logged decisions that follow ``start``.
+
+    ``start`` may be any step the log once led to (a checkpoint): its state and Rng counter are
+    all that the decisions after it depend on.
+    """
+    rng = Rng(seed, start.rng_counter)
+    state = start.state
+    for index, (seat, move) in enumerate(moves, start=start.index + 1):
         state, events = game.apply(state, seat, move, rng)
         yield ReplayStep(index, state, seat, move, tuple(events), rng.counter)
 

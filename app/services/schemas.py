@@ -140,7 +140,9 @@ class ReplayView(_Out):
     steps: int
     view: dict[str, Any]
     log: list[LogEntry]
-    """Every line the viewer saw up to this step."""
+    """The viewer's lines of the newest decisions up to this step (at most a log page)."""
+    log_before: int
+    """The seq before the oldest decision in ``log`` (0: none); ``/log?before=`` pages on."""
     step_log: list[LogEntry]
     """The lines of this step's decisions (what it reads as in the log)."""
     seat: int | None

@@ -1,4 +1,5 @@
-// The replay page: stepping swaps the frame (board, the step's lines, log) without a page load.
+// The replay page: stepping swaps the frame (board, the step's lines, the newest page of its log)
+// without a page load; each step costs the same whatever its number (app/services/replays.py).
 // Buttons, the slider, arrow keys and autoplay all end in show(step); the address bar keeps
 // ?step=N so that the link can be shared. Without scripts the links and the form still work.
 (function () {
@@ -155,6 +156,41 @@
   speed.addEventListener("change", function (event) {
     event.stopPropagation();
     schedule();
+  });
+
+  // "Show earlier moves": a step's frame holds the newest page of its log; earlier pages come
+  // from the match's log (the decisions before the oldest one shown) and go below.
+  frame.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-replay-earlier]") : null;
+    var list = frame.querySelector("[data-replay-log]");
+    if (!button || !list || button.disabled) {
+      return;
+    }
+    button.disabled = true;
+    var url = "/matches/" + match + "/log?before=" + button.getAttribute("data-replay-earlier");
+    fetch(url, { credentials: "same-origin" })
+      .then(function (response) {
+        return response.ok ? response.text() : null;
+      })
+      .then(function (html) {
+        button.disabled = false;
+        if (html === null || !list.isConnected) {
+          return;
+        }
+        var page = document.createElement("template");
+        page.innerHTML = html;
+        var lines = page.content.querySelector("ol");
+        Array.prototype.slice.call(lines.children).forEach(function (li) { list.appendChild(li); });
+        var after = parseInt(lines.getAttribute("data-log-after"), 10) || 0;
+        if (after > 0) {
+          button.setAttribute("data-replay-earlier", String(after + 1));
+        } else {
+          button.remove();
+        }
+      })
+      .catch(function () {
+        button.disabled = false;
+      });
   });
 
   // Arrow keys step, Home/End jump (unless typing in a field; the slider has its own keys).

@@ -196,8 +196,11 @@ class Sweep:
             view = self.game.view(replayed.state, seat)
             assert body["step"] == step and body["view"] == _json(view), f"replay {step} for seat {seat}"
             assert body["view"] == _json(self.game.view(scramble(self.game.slug, replayed.state, seat), seat))
-            visible = [
-                e for row in match.log[:upto] for e in row.events if Event.from_json(e).is_visible_to(seat)
+            visible = [  # the lines of the newest log page up to the step
+                e
+                for row in match.log[max(0, upto - LOG_PAGE) : upto]
+                for e in row.events
+                if Event.from_json(e).is_visible_to(seat)
             ]
             assert [e["kind"] for e in body["log"]] == [e["kind"] for e in visible]
             _assert_no_secret(response.text, secrets, f"replay step {step} for seat {seat}")

@@ -17,6 +17,7 @@ from app.engine.protocol import Move
 from app.engine.replay import rebuild
 from app.services import play, replays
 from app.services.errors import (
+    Conflict,
     Forbidden,
     IllegalMoveError,
     InvalidInput,
@@ -418,9 +419,11 @@ async def test_replay_of_every_step_equals_the_snapshot(db: AsyncSession, make_u
                 range(first.seq, logged[ends[step - 1] - 1].seq + 1)
             )
     assert shown.view == (await _view(db, match_id, users[1])).view
-    assert (
-        await replays.replay(db, match_id=match_id, viewer_id=None, step=10_000, locale="en")
-    ).step == len(ends)
+    assert (await replays.replay(db, match_id=match_id, viewer_id=None, step=None, locale="en")).step == len(
+        ends
+    )
+    with pytest.raises(Conflict, match=rf"steps so far: {len(ends)}\)"):
+        await replays.replay(db, match_id=match_id, viewer_id=None, step=len(ends) + 1, locale="en")
 
 
 def test_a_confirm_belongs_to_the_step_it_ends() -> None:
@@ -447,13 +450,14 @@ async def test_no_seed_or_hidden_data_reaches_another_seat(db: AsyncSession, mak
         base64.urlsafe_b64encode(row.seed).decode(),
         row.state,
     ]
+    steps = (await replays.replay(db, match_id=match_id, viewer_id=None, step=0, locale="en")).steps
     for viewer, seat in [(alice, 0), (None, None)]:
         shown = [await _view(db, match_id, viewer)]
         shown += [
             await replays.replay(
                 db, match_id=match_id, viewer_id=viewer.id if viewer else None, step=s, locale="en"
             )
-            for s in range(4)
+            for s in range(steps + 1)
         ]
         for item in shown:
             text = item.model_dump_json()

@@ -162,9 +162,11 @@ async def test_replay_steps_over_the_api(toy_match: ToyMatch) -> None:
     step0 = await m.other.get(f"/api/matches/{m.id}/replay/0")
     assert step0.status_code == 200, step0.text
     assert step0.json()["steps"] >= 1
-    beyond = (await m.other.get(f"/api/matches/{m.id}/replay/999")).json()
-    assert beyond["step"] == beyond["steps"]  # clamped to the last step
-    assert beyond["move"] == "confirm"
+    steps = step0.json()["steps"]
+    last = (await m.other.get(f"/api/matches/{m.id}/replay/{steps}")).json()
+    assert last["step"] == steps and last["move"] == "confirm"
+    beyond = await m.other.get(f"/api/matches/{m.id}/replay/{steps + 1}")
+    assert beyond.status_code == 409 and f"steps so far: {steps}" in beyond.json()["detail"]
 
 
 async def test_a_spectator_sees_no_hand(toy_match: ToyMatch, server: Server) -> None:

@@ -3,9 +3,9 @@ path's own routes are in ``moves``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Path
 from pydantic import BaseModel, Field
 
 from app.services import lobby, play, replays
@@ -93,8 +93,11 @@ async def post_message(match_id: int, body: MessageIn, db: SessionDep, user: Cur
     return await play.post_message(db, match_id=match_id, user_id=user.id, text=body.text)
 
 
-@router.get("/matches/{match_id}/replay/{step}", responses=errors(403, 404))
-async def replay(match_id: int, step: int, db: SessionDep, user: OptionalUser, locale: Locale) -> ReplayView:
+@router.get("/matches/{match_id}/replay/{step}", responses=errors(403, 404, 409))
+async def replay(
+    match_id: int, step: Annotated[int, Path(ge=0)], db: SessionDep, user: OptionalUser, locale: Locale
+) -> ReplayView:
+    """The match after ``step`` steps (0 = the setup); 409 before its start or beyond its last step."""
     return await replays.replay(
         db, match_id=match_id, viewer_id=user.id if user else None, step=step, locale=locale
     )

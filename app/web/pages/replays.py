@@ -21,8 +21,6 @@ from app.web.pages.matches import board_template, game_title_in, log_items, stat
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 
-LAST_STEP = 1 << 30
-"""No step asked for: the service clamps this to the last step."""
 SPEEDS = (0.5, 1.0, 2.0, 4.0)
 """Autoplay's seconds per step."""
 
@@ -87,7 +85,7 @@ async def _replay(
     db: SessionDep, user: UserOut | None, locale: str, match_id: int, step: int | None
 ) -> ReplayView:
     # No step means the end of the match; a negative one the setup.
-    wanted = LAST_STEP if step is None else max(0, step)
+    wanted = None if step is None else max(0, step)
     return await replays.replay(
         db, match_id=match_id, viewer_id=user.id if user else None, step=wanted, locale=locale
     )
