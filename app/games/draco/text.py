@@ -123,7 +123,10 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "discard_hint": "Gipfelkarten kannst du einzeln abwerfen; danach bestätigen.",
         "confirm_hint": "„Bestätigen“ beendet deinen Zug, dann ziehst du {count} Karten nach.",
         "confirm_hint_one": "„Bestätigen“ beendet deinen Zug, dann ziehst du 1 Karte nach.",
-        "confirm_hint_none": "„Bestätigen“ beendet deinen Zug. Du ziehst keine Karten nach: Du hast gewertet und noch Karten auf der Hand.",
+        "confirm_hint_none": (
+            "„Bestätigen“ beendet deinen Zug. Du ziehst keine Karten nach: "
+            "Du hast gewertet und noch Karten auf der Hand."
+        ),
         "play_hint": "Spiele eine Karte: Wähle sie hier aus oder klicke ihren Ring auf dem Spielplan an.",
         "rank": "Platz {rank}",
         "ending_hint": "Der dritte Drache steht auf dem Gipfel: „Bestätigen“ beendet das Spiel.",
