@@ -70,8 +70,9 @@ def test_no_log_line_gets_number_or_case_wrong(slug: str) -> None:
         (
             "drachenland",
             Event("walked", {"seat": 0, "colour": "red", "from": "E1", "to": "P01-1", "steps": 1}),
-            "Player 1: the red figure walks 1 space from E1 to P01-1",
-            "Spieler 1: die rote Figur zieht 1 Feld von E1 nach P01-1",
+            "Player 1: the red figure walks 1 space from the south entrance "
+            "onto the path to the Mist volcano",
+            "Spieler 1: die rote Figur zieht 1 Feld vom südlichen Eingang auf den Weg zum Nebelvulkan",
         ),
         (
             "felsental",

@@ -82,7 +82,8 @@ def test_log_lines_name_the_players() -> None:
     assert with_names("Player 12 and Player 2x", names) == "Player 12 and Player 2x"
     assert with_names("Player 1 draws", {}) == "Player 1 draws"
     entry = LogEntry(seq=1, seat=1, text="Player 2 rolls", pieces=[], pending=False, kind="roll")
-    assert "bo&lt;b&gt; rolls" in log_items([entry], "en", names)  # names are escaped like all text
+    # Names are escaped like all text, and drawn in their seat's colour.
+    assert '<span class="who seat-1">bo&lt;b&gt;</span> rolls' in log_items([entry], "en", names)
 
 
 def test_a_framed_event_is_what_sse_starlette_would_send() -> None:

@@ -6,6 +6,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.engine.protocol import Event, Locale
+from app.games.drachenland.places import (
+    ENTRANCES,
+    PATH_ENDS,
+    VOLCANOES,
+    WATER,
+    from_to,
+    place,
+    short_label,
+    title,
+)
 
 TILE_NAMES: dict[Locale, dict[str, str]] = {
     "en": {
@@ -69,7 +79,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "budget": "Steps left",
         "quick": "Play Quick Steps (+3)",
         "boat": "Boatman across",
-        "fly": "Fly with the king dragon to",
+        "fly": "Fly with the king dragon",
         "call": "Call the king dragon",
         "power_die": "using the 4",
         "power_small": "using a Small Dragon",
@@ -131,7 +141,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "die_b": "Würfel B",
         "used": "benutzt",
         "roll": "Würfeln",
-        "reroll": "Neu Würfeln ausspielen",
+        "reroll": "Plättchen „Neu Würfeln“ ausspielen",
         "choose": "Figur wählen",
         "choose_die": "mit Würfel",
         "enter": "Figur einsetzen",
@@ -141,7 +151,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "budget": "Übrige Schritte",
         "quick": "Schnelle Schritte ausspielen (+3)",
         "boat": "Mit dem Bootsmann über",
-        "fly": "Mit dem Königsdrachen fliegen nach",
+        "fly": "Mit dem Königsdrachen fliegen",
         "call": "Königsdrachen rufen",
         "power_die": "mit der 4",
         "power_small": "mit einem Kleinen Drachen",
@@ -187,7 +197,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "player": "Spieler",
         "start_player": "Startspieler",
         "water": "Wasser",
-        "move_to": "Ziehen nach",
+        "move_to": "Hierhin ziehen",
         "figure_red": "rote Figur",
         "figure_green": "grüne Figur",
         "figure_blue": "blaue Figur",
@@ -199,6 +209,10 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
 }
 UI_TEXT["en"] |= {f"tile_{k}": v for k, v in TILE_NAMES["en"].items()}
 UI_TEXT["de"] |= {f"tile_{k}": v for k, v in TILE_NAMES["de"].items()}
+for _loc in ("en", "de"):
+    # The board's places by name ("place_V07": "Fire volcano"); "short_" is printed on the board.
+    UI_TEXT[_loc] |= {f"place_{n}": title(n, _loc) for n in (*VOLCANOES, *ENTRANCES, *PATH_ENDS, *WATER)}
+    UI_TEXT[_loc] |= {f"short_{n}": short_label(n, _loc) for n in (*VOLCANOES, *ENTRANCES)}
 
 
 def describe(event: Event, locale: Locale) -> str:
@@ -223,46 +237,48 @@ def describe(event: Event, locale: Locale) -> str:
         return f"{who} moves the {fig} with the {d['die']}"
     if kind == "walked":
         if loc == "de":
-            return f"{who}: die {fig} zieht {_spaces(d['steps'], loc)} von {d['from']} nach {d['to']}"
-        return f"{who}: the {fig} walks {_spaces(d['steps'], loc)} from {d['from']} to {d['to']}"
+            return f"{who}: die {fig} zieht {_spaces(d['steps'], loc)} {_from_to(d, loc)}"
+        return f"{who}: the {fig} walks {_spaces(d['steps'], loc)} {_from_to(d, loc)}"
     if kind == "ferried":
         if loc == "de":
-            return f"{who}: Bootsmann bringt die {fig} von {d['from']} nach {d['to']}"
-        return f"{who}: the Boatman ferries the {fig} from {d['from']} to {d['to']}"
+            return f"{who}: Der Bootsmann bringt die {fig} {_from_to(d, loc)}"
+        return f"{who}: the Boatman ferries the {fig} {_from_to(d, loc)}"
     if kind == "flew":
         if loc == "de":
-            return f"{who}: die {fig} fliegt mit dem Königsdrachen von {d['from']} nach {d['to']}"
-        return f"{who}: the {fig} flies with the king dragon from {d['from']} to {d['to']}"
+            return f"{who}: die {fig} fliegt mit dem Königsdrachen {_from_to(d, loc)}"
+        return f"{who}: the {fig} flies with the king dragon {_from_to(d, loc)}"
     if kind == "called":
         if loc == "de":
-            return f"{who} ruft den {_king(d['colour'], loc)} von {d['from']} nach {d['to']}"
-        return f"{who} calls the {_king(d['colour'], loc)} from {d['from']} to {d['to']}"
+            return f"{who} ruft den {_king(d['colour'], loc)} {_from_to(d, loc)}"
+        return f"{who} calls the {_king(d['colour'], loc)} {_from_to(d, loc)}"
     if kind == "revealed":
         name = TILE_NAMES[loc][d["tile"]]
         if loc == "de":
-            return f"Auf {d['volcano']} wird aufgedeckt: {name}"
-        return f"{d['volcano']} reveals: {name}"
+            return f"{_cap(place(d['volcano'], loc, 'on'))} wird aufgedeckt: {name}"
+        return f"{_cap(place(d['volcano'], loc, 'on'))}, {name} is revealed"
     if kind == "tile_played":
         name = TILE_NAMES[loc][d["tile"]]
-        return f"{who} spielt {name} aus" if loc == "de" else f"{who} plays {name}"
+        return f"{who} spielt das Plättchen „{name}“ aus" if loc == "de" else f"{who} plays {name}"
     if kind == "took_gems":
         single, plural = GEM_NAMES[loc][d["gem"]]
         n = d["count"]
         if loc == "de":
-            return f"{who}: die {fig} nimmt auf {d['volcano']} {n} {single if n == 1 else plural}"
-        return f"{who}: the {fig} takes {n} {single if n == 1 else plural} on {d['volcano']}"
+            return (
+                f"{who}: die {fig} nimmt {place(d['volcano'], loc, 'on')} {n} {single if n == 1 else plural}"
+            )
+        return f"{who}: the {fig} takes {n} {single if n == 1 else plural} {place(d['volcano'], loc, 'on')}"
     if kind == "took_egg":
         extra = ""
         if d.get("tile"):
             name = TILE_NAMES[loc][d["tile"]]
-            extra = f" und das Plättchen {name}" if loc == "de" else f" and the {name} tile"
+            extra = f" und das Plättchen „{name}“" if loc == "de" else f" and the {name} tile"
         if loc == "de":
-            return f"{who}: die {fig} nimmt auf {d['volcano']} ein Drachenei{extra}"
-        return f"{who}: the {fig} takes a dragon egg{extra} on {d['volcano']}"
+            return f"{who}: die {fig} nimmt {place(d['volcano'], loc, 'on')} ein Drachenei{extra}"
+        return f"{who}: the {fig} takes a dragon egg{extra} {place(d['volcano'], loc, 'on')}"
     if kind == "put_ring":
         if loc == "de":
-            return f"{who}: die {fig} erhält auf {d['volcano']} einen Zauberring"
-        return f"{who}: the {fig} puts on a magic ring on {d['volcano']}"
+            return f"{who}: die {fig} erhält {place(d['volcano'], loc, 'on')} einen Zauberring"
+        return f"{who}: the {fig} puts on a magic ring {place(d['volcano'], loc, 'on')}"
     if kind == "turn_ended":
         nxt = d["next"] + 1
         return f"Spieler {nxt} ist am Zug" if loc == "de" else f"Player {nxt} to play"
@@ -271,6 +287,15 @@ def describe(event: Event, locale: Locale) -> str:
         scores = ", ".join(f"{player} {s + 1}: {_points(int(p), loc)}" for s, p in enumerate(d["scores"]))
         return f"Spielende – {scores}" if loc == "de" else f"Game over – {scores}"
     return kind
+
+
+def _from_to(d: Mapping[str, Any], loc: Locale) -> str:
+    """ "from the south entrance onto the path …": the places' names, never the board's ids."""
+    return from_to(d["from"], d["to"], loc)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _spaces(n: int, loc: Locale) -> str:

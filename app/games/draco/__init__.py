@@ -24,7 +24,7 @@ DRACO = register(
     Game(
         info=GameInfo(
             slug="draco",
-            title={"en": "Draco (Mount Drago)", "de": "Draco (Mount Drago)"},
+            title={"en": "Draco (Mount Drago)", "de": "Draco"},
             min_players=rules.MIN_PLAYERS,
             max_players=rules.MAX_PLAYERS,
             ruleset=RULESET,

@@ -105,6 +105,18 @@ def winners(state: DracoState) -> list[Seat]:
     return [s for s, score in enumerate(state.scores) if score == best]
 
 
+def cards_to_draw(state: DracoState, seat: Seat) -> int:
+    """How many cards the seat's confirm draws (spec §4 step 5): none after a scoring while
+    cards are left in the hand, else up to six; never more than the deck and the piles below
+    their top cards hold. What the page's hint says is this number, not a guess."""
+    if state.play is None or state.phase is not Phase.DISCARD:
+        return 0
+    hand = state.hands[seat]
+    need = 0 if state.play.scored and hand else HAND_SIZE - len(hand)
+    available = len(state.deck) + sum(len(pile) - 1 for pile in state.piles)
+    return min(need, available)
+
+
 def target_space(state: DracoState, card: Card) -> int:
     """Where playing ``card`` would move its dragon (movement past the last space is lost)."""
     return min(state.positions[card.dragon_index] + card.value, last_index(state.track))
@@ -455,7 +467,7 @@ def _confirm(state: DracoState, seat: Seat, rng: Rng) -> tuple[DracoState, list[
         return over, [event]
     assert state.play is not None
     hand = state.hands[seat]
-    need = 0 if state.play.scored and hand else HAND_SIZE - len(hand)
+    need = cards_to_draw(state, seat)
     deck, piles = state.deck, state.piles
     events: list[Event] = []
     drawn: list[Card] = []

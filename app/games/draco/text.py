@@ -68,7 +68,13 @@ DRAGON_ABBREVIATIONS: dict[Locale, dict[str, str]] = {
 
 KIND_NAMES: dict[Locale, dict[str, str]] = {
     "en": {"start": "start", "plain": "plain", "blue": "blue", "green": "green", "red": "summit"},
-    "de": {"start": "Start", "plain": "normal", "blue": "blau", "green": "grün", "red": "Gipfel"},
+    "de": {
+        "start": "Startfeld",
+        "plain": "einfaches Feld",
+        "blue": "blaues Feld",
+        "green": "grünes Feld",
+        "red": "Gipfelfeld",
+    },
 }
 
 UI_TEXT: dict[Locale, dict[str, str]] = {
@@ -83,7 +89,10 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "keep": "Keep my dragon ({own})",
         "take": "Take {moved}",
         "discard_hint": "Summit cards may be discarded, one click each; then confirm.",
-        "confirm_hint": "Confirm ends your turn and draws your cards.",
+        "confirm_hint": "Confirm ends your turn; then you draw {count} cards.",
+        "confirm_hint_one": "Confirm ends your turn; then you draw 1 card.",
+        "confirm_hint_none": "Confirm ends your turn. You draw no cards: you scored and still hold cards.",
+        "rank": "Rank {rank}",
         "play_hint": "Play a card: choose it here or its ring on the board.",
         "ending_hint": "The third dragon is on the summit: confirm ends the game.",
         "space": "Space {index}: value {value}, {kind}",
@@ -102,7 +111,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "winner": "Winner",
     },
     "de": {
-        "board": "Spielplan Mount Drago",
+        "board": "Spielplan Draco",
         "hand": "Deine Handkarten",
         "hand_empty": "Keine Handkarten",
         "play_card": "{card} spielen: Drache {dragon} auf Feld {space} (Wert {value})",
@@ -112,9 +121,15 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "keep": "Meinen Drachen behalten ({own})",
         "take": "Drachen {moved} übernehmen",
         "discard_hint": "Gipfelkarten kannst du einzeln abwerfen; danach bestätigen.",
-        "confirm_hint": "„Bestätigen“ beendet deinen Zug, dann ziehst du Karten nach.",
-        "play_hint": "Spiele eine Karte: hier auswählen oder ihren Ring auf dem Spielplan.",
-        "ending_hint": "Der dritte Drache steht auf dem Gipfel: Bestätigen beendet das Spiel.",
+        "confirm_hint": "„Bestätigen“ beendet deinen Zug, dann ziehst du {count} Karten nach.",
+        "confirm_hint_one": "„Bestätigen“ beendet deinen Zug, dann ziehst du 1 Karte nach.",
+        "confirm_hint_none": (
+            "„Bestätigen“ beendet deinen Zug. Du ziehst keine Karten nach: "
+            "Du hast gewertet und noch Karten auf der Hand."
+        ),
+        "play_hint": "Spiele eine Karte: Wähle sie hier aus oder klicke ihren Ring auf dem Spielplan an.",
+        "rank": "Platz {rank}",
+        "ending_hint": "Der dritte Drache steht auf dem Gipfel: „Bestätigen“ beendet das Spiel.",
         "space": "Feld {index}: Wert {value}, {kind}",
         "dragon": "Drache {dragon} auf Feld {index} (Wert {value}), {rider}",
         "free": "frei",

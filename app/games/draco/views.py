@@ -16,7 +16,7 @@ from functools import cache, lru_cache
 
 from app.engine.protocol import JSON, Seat
 from app.games.draco.board import DRAGONS, Card, Kind, side_for, track_for
-from app.games.draco.rules import legal_moves, target_space, winners
+from app.games.draco.rules import cards_to_draw, legal_moves, target_space, winners
 from app.games.draco.state import DracoState, Phase
 
 SPACE_RADIUS = 44
@@ -51,6 +51,8 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
             "hand_size": len(state.hands[s]),
             "pile_size": len(pile),
             "active": s == state.active and state.phase is not Phase.OVER,
+            # Standing by score: 1 + the seats ahead (equal scores share a rank).
+            "rank": 1 + sum(1 for other in state.scores if other > state.scores[s]),
         }
         for s, pile in enumerate(state.piles)
     ]
@@ -78,6 +80,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "hand": None,
         "targets": [],
         "mount": None,
+        "draws": 0,
     }
     if seat is not None and 0 <= seat < state.players:
         result.update(_private(state, seat, board, dragons))
@@ -282,4 +285,6 @@ def _private(state: DracoState, seat: Seat, board: Layout, dragons: list[JSON]) 
     # Drawn bottom up: a ring never crosses the tag of a ring below it on a shared space (a tag
     # hangs under its ring, into the one beneath when three share a space).
     shown = sorted(targets.values(), key=lambda t: -t["y"])
-    return {"hand": hand, "targets": shown, "mount": mount}
+    # What the seat's confirm would draw: the hint says it (public anyway: hand sizes and scorings).
+    draws = cards_to_draw(state, seat) if seat == state.active else 0
+    return {"hand": hand, "targets": shown, "mount": mount, "draws": draws}

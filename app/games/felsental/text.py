@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from app.engine.protocol import Event, Locale
@@ -44,10 +44,10 @@ OPTION = {
         Opt.BITE: "Attack {n}",
         Opt.FIRE: "Fire {n}",
         Opt.DEFEND: "Defence",
-        Opt.MOVE1: "1 dwarf moves {n}",
-        Opt.MOVE2: "2 dwarves move {n}",
-        Opt.ATTACK1: "1 dwarf attacks {n}",
-        Opt.ATTACK2: "2 dwarves attack {n}",
+        Opt.MOVE1: "1 dwarf: move {n}",
+        Opt.MOVE2: "2 dwarves: move {n}",
+        Opt.ATTACK1: "1 dwarf: attack {n}",
+        Opt.ATTACK2: "2 dwarves: attack {n}",
         Opt.CROSSBOW: "Crossbow {n}",
         Opt.NET: "Net",
     },
@@ -57,10 +57,10 @@ OPTION = {
         Opt.BITE: "Angriff {n}",
         Opt.FIRE: "Feueratem {n}",
         Opt.DEFEND: "Abwehr",
-        Opt.MOVE1: "1 Zwerg bewegt sich {n}",
-        Opt.MOVE2: "2 Zwerge bewegen sich {n}",
-        Opt.ATTACK1: "1 Zwerg greift an {n}",
-        Opt.ATTACK2: "2 Zwerge greifen an {n}",
+        Opt.MOVE1: "1 Zwerg: Bewegung {n}",
+        Opt.MOVE2: "2 Zwerge: Bewegung {n}",
+        Opt.ATTACK1: "1 Zwerg: Angriff {n}",
+        Opt.ATTACK2: "2 Zwerge: Angriff {n}",
         Opt.CROSSBOW: "Armbrust-Angriff {n}",
         Opt.NET: "Netz",
     },
@@ -114,9 +114,10 @@ def describe(event: Event, locale: Locale) -> str:
     if "option" in d:
         words["option"] = OPTION[loc][Opt(d["option"])].format(n=d.get("value", 0)).strip()
     if "card" in d and d["card"] in CARDS:
-        words["card_text"] = card_label(d["card"], loc)
+        # Quoted: a card is named by its effects ("Move 2 / Attack 1"), never by its id.
+        words["card_text"] = ("„{}“" if loc == "de" else "“{}”").format(card_label(d["card"], loc))
     if "cards" in d:
-        words["cards"] = ", ".join(f"{c} ({card_label(c, loc)})" for c in d["cards"])
+        words["cards"] = "; ".join(card_label(c, loc) for c in d["cards"])
     if "winner" in d:
         words["winner"] = ROLE_ACC[loc][d["winner"]]
         words["reason"] = REASON[loc][d["reason"]]
@@ -137,7 +138,7 @@ def describe(event: Event, locale: Locale) -> str:
         words["legs"] = ":".join(map(str, d["legs"]))
         words["wounds"] = ":".join(map(str, d["wounds"]))
     if event.kind == "attack_declared":
-        return _attack_line(loc, d, words["option"])
+        return attack_line(loc, d["by"], d["dwarves"], words["option"])
     extra = ""
     if event.kind == "dragon_track_wounded" and d.get("lost"):
         extra = " (ability lost)" if loc == "en" else " (Fähigkeit verloren)"
@@ -147,22 +148,22 @@ def describe(event: Event, locale: Locale) -> str:
 _LINES: Mapping[str, Mapping[str, str]] = {
     "en": {
         "leg_started": "Leg {leg} begins; Player {player} is the dragon",
-        "cards_drawn": "You drew {cards}",
+        "cards_drawn": "You drew: {cards}",
         "hand_exchanged": "{Role} exchanged the starting hand",
         "hand_kept": "{Role} kept the starting hand",
         "dwarf_placed": "{Dwarf} was placed on {hex}",
         "turn_ended": "{Role} ended the turn",
         "dragon_skipped": "The dragon has no cards left and misses the turn",
         "drew": "{Role} drew {count_n} ({hand_n} in hand)",
-        "discarded": "{Role} discarded {card} ({card_text}) for the hand limit",
-        "card_wasted": "{Role} played {card} ({option}) without effect",
+        "discarded": "{Role} discarded the card {card_text} for the hand limit",
+        "card_wasted": "{Role} played {option} without effect",
         "net_thrown": "The trapper threw the net over the dragon",
-        "card_played": "{Role} played {card} ({option})",
-        "card_finished": "Card {card} is done",
+        "card_played": "{Role} played {option}",
+        "card_finished": "The card {card_text} is done",
         "moved": "{Piece} moved from {from} to {to}",
         "fire_missed": "The dragon breathed fire to the {dir}, hitting no one",
         "attack_declared": "",
-        "blocked": "{Role} blocked the attack on {dwarf_acc} with {card}",
+        "blocked": "{Role} blocked the attack on {dwarf_acc} with the card {card_text}",
         "dwarf_wounded": "{Dwarf} took {wounds_n}, {total} in all",
         "dwarf_died": "{Dwarf} is dead",
         "dragon_wounded": "The dragon took {wounds_n}, {scales} of them on its scales",
@@ -174,22 +175,22 @@ _LINES: Mapping[str, Mapping[str, str]] = {
     },
     "de": {
         "leg_started": "Etappe {leg} beginnt; Spieler {player} ist der Drache",
-        "cards_drawn": "Du hast {cards} gezogen",
+        "cards_drawn": "Du hast gezogen: {cards}",
         "hand_exchanged": "{Role} tauscht die Startkarten aus",
         "hand_kept": "{Role} behält die Startkarten",
         "dwarf_placed": "{Dwarf} wird auf {hex} aufgestellt",
         "turn_ended": "{Role} beendet den Zug",
         "dragon_skipped": "Der Drache hat keine Karten mehr und setzt aus",
         "drew": "{Role} zieht {count_n} und hat jetzt {hand_n} auf der Hand",
-        "discarded": "{Role} wirft {card} ({card_text}) wegen des Handkartenlimits ab",
-        "card_wasted": "{Role} spielt {card} ({option}) ohne Wirkung",
+        "discarded": "{Role} wirft die Karte {card_text} wegen des Handkartenlimits ab",
+        "card_wasted": "{Role} spielt {option} ohne Wirkung",
         "net_thrown": "Der Fallensteller wirft das Netz über den Drachen",
-        "card_played": "{Role} spielt {card} ({option})",
-        "card_finished": "Karte {card} ist abgehandelt",
+        "card_played": "{Role} spielt {option}",
+        "card_finished": "Die Karte {card_text} ist abgehandelt",
         "moved": "{Piece} zieht von {from} nach {to}",
         "fire_missed": "Der Drache speit Feuer nach {dir} und trifft niemanden",
         "attack_declared": "",
-        "blocked": "{Role} wehrt den Angriff auf {dwarf_acc} mit {card} ab",
+        "blocked": "{Role} wehrt den Angriff auf {dwarf_acc} mit der Karte {card_text} ab",
         "dwarf_wounded": "{Dwarf} erleidet {wounds_n}, insgesamt {total}",
         "dwarf_died": "{Dwarf} ist tot",
         "dragon_wounded": "Der Drache erleidet {wounds_n}, {scales} davon auf dem Schuppenpanzer",
@@ -206,10 +207,10 @@ _DE_PLURAL: Mapping[str, str] = {
     "hand_kept": "{Role} behalten die Startkarten",
     "turn_ended": "{Role} beenden den Zug",
     "drew": "{Role} ziehen {count_n} und haben jetzt {hand_n} auf der Hand",
-    "discarded": "{Role} werfen {card} ({card_text}) wegen des Handkartenlimits ab",
-    "card_wasted": "{Role} spielen {card} ({option}) ohne Wirkung",
-    "card_played": "{Role} spielen {card} ({option})",
-    "blocked": "{Role} wehren den Angriff auf {dwarf_acc} mit {card} ab",
+    "discarded": "{Role} werfen die Karte {card_text} wegen des Handkartenlimits ab",
+    "card_wasted": "{Role} spielen {option} ohne Wirkung",
+    "card_played": "{Role} spielen {option}",
+    "blocked": "{Role} wehren den Angriff auf {dwarf_acc} mit der Karte {card_text} ab",
 }
 
 UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
@@ -279,6 +280,17 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "dir_3": "west",
         "dir_4": "south-west",
         "dir_5": "south-east",
+        "role_now": "Role in this leg",
+        "wounds_leg": "Wounds inflicted, leg {leg}",
+        "wounds_total": "Wounds inflicted, all legs",
+        "block_warrior": "Block the attack on the warrior",
+        "block_crossbowman": "Block the attack on the crossbowman",
+        "block_trapper": "Block the attack on the trapper",
+        "blocked_warrior": "The attack on the warrior is blocked",
+        "blocked_crossbowman": "The attack on the crossbowman is blocked",
+        "blocked_trapper": "The attack on the trapper is blocked",
+        "with_card": "with the card",
+        "hex": "Hex {hex}",
     },
     "de": {
         "dragon": "Drache",
@@ -346,14 +358,26 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "dir_3": "Westen",
         "dir_4": "Südwesten",
         "dir_5": "Südosten",
+        "role_now": "Rolle in dieser Etappe",
+        "wounds_leg": "Zugefügte Wunden, Etappe {leg}",
+        "wounds_total": "Zugefügte Wunden, alle Etappen",
+        "block_warrior": "Angriff auf den Krieger abwehren",
+        "block_crossbowman": "Angriff auf den Armbrustschützen abwehren",
+        "block_trapper": "Angriff auf den Fallensteller abwehren",
+        "blocked_warrior": "Der Angriff auf den Krieger ist abgewehrt",
+        "blocked_crossbowman": "Der Angriff auf den Armbrustschützen ist abgewehrt",
+        "blocked_trapper": "Der Angriff auf den Fallensteller ist abgewehrt",
+        "with_card": "mit der Karte",
+        "hex": "Feld {hex}",
     },
 }
 
 
-def _attack_line(loc: str, d: Mapping[str, Any], option: str) -> str:
-    """Who attacks whom, with the grammar of each language."""
-    dwarves = list(d["dwarves"])
-    if d["by"] == "dragon":
+def attack_line(loc: str, by: str, dwarves: Sequence[str], option: str) -> str:
+    """Who attacks whom, with the grammar of each language: the dwarves named are the attacked
+    ones when the dragon attacks, the attackers when the dwarves do."""
+    dwarves = list(dwarves)
+    if by == "dragon":
         targets = (" and " if loc == "en" else " und ").join(DWARF_ACC[loc][w] for w in dwarves)
         if loc == "en":
             return f"The dragon attacks {targets} ({option})"

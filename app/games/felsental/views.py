@@ -21,7 +21,7 @@ from app.games.felsental.geometry import crossbow_row, fire_line
 from app.games.felsental.match import match_score
 from app.games.felsental.rules import to_act
 from app.games.felsental.state import FelsState, Phase
-from app.games.felsental.text import option_label
+from app.games.felsental.text import attack_line, option_label
 
 HEX_SIZE = 40
 
@@ -76,7 +76,7 @@ def view(state: FelsState, seat: Seat | None) -> JSON:
         "active_seat": state.seat_of(state.active),
         "actions": state.actions,
         "to_act": sorted(to_act(state)),
-        "score": {"legs": list(legs), "wounds": list(wounds)},
+        "score": {"legs": list(legs), "wounds": list(wounds), "wounds_by_leg": _wounds_by_leg(state)},
         "results": [
             {
                 "leg": i + 1,
@@ -129,6 +129,18 @@ def view(state: FelsState, seat: Seat | None) -> JSON:
     }
 
 
+def _wounds_by_leg(state: FelsState) -> list[list[int]]:
+    """Wounds each seat inflicted, leg by leg, the running leg included (the finished legs'
+    totals in ``wounds`` are the tie-break; a board that showed only them read 0 while the
+    tableaus were full of wounds)."""
+    legs = [[r.inflicted_by(s) for s in (0, 1)] for r in state.results]
+    if state.phase is not Phase.OVER and len(state.results) < state.leg:
+        # The dragon player inflicts the wounds on the dwarf tableau, the dwarf player those on the dragon's.
+        by_dragon, by_dwarves = sum(state.dwarf_wounds), sum(state.dragon_wounds)
+        legs.append([by_dragon if s == state.dragon_seat else by_dwarves for s in (0, 1)])
+    return legs
+
+
 def _play_view(state: FelsState) -> JSON | None:
     play = state.play
     if play is None:
@@ -156,6 +168,13 @@ def _attack_view(state: FelsState) -> JSON | None:
         if option is None
         else {"en": option_label(option, "en"), "de": option_label(option, "de")},
         "dwarves": [str(d) for d in attack.dwarves],
+        # Who attacks whom as a sentence: the dwarves listed are the attacked or the attackers.
+        "text": {
+            loc: attack_line(loc, str(attack.by), [str(d) for d in attack.dwarves], option_label(option, loc))
+            for loc in ("en", "de")
+        }
+        if option is not None
+        else None,
         "blocks": [{"dwarf": str(d), "card": card_view(c)} for d, c in attack.blocks],
         "direction": attack.direction,
         "line": [] if attack.direction is None else list(fire_line(state, attack.direction)),

@@ -10,6 +10,7 @@ from starlette.responses import Response
 from app.services import admin, notify, profiles, ratings
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page, redirect
+from app.web.pages.matches import game_title_in
 from app.web.templating import render
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -53,7 +54,11 @@ async def ranking_page(
     request: Request, db: SessionDep, user: OptionalUser, locale: Locale, game: str
 ) -> Response:
     rows = await ratings.ranking(db, game=game, locale=locale)
-    return page(request, "play/ranking.html", locale=locale, user=user, game=game, rows=rows)
+    # The game's title in the viewer's language, never its slug (also when nobody is rated yet).
+    title = game_title_in(game, locale)
+    return page(
+        request, "play/ranking.html", locale=locale, user=user, game=game, game_title=title, rows=rows
+    )
 
 
 @router.get("/notifications")

@@ -252,15 +252,30 @@ def with_names(text: str, names: Mapping[int, str]) -> str:
     return _SEAT_WORD.sub(name, text) if names else text
 
 
+def _named(text: str, names: Mapping[int, str]) -> Markup:
+    """A log line as HTML, each player's name in the player's colour (``who seat-N``)."""
+
+    def name(found: re.Match[str]) -> str:
+        seat = int(found.group(1)) - 1
+        shown = names.get(seat) or found.group(0)
+        return f'<span class="who seat-{seat}">{escape(shown)}</span>'
+
+    return Markup(_SEAT_WORD.sub(name, str(escape(text))))
+
+
 def log_items(
     log: list[LogEntry], locale: str, names: Mapping[int, str] | None = None, *, empty: bool = True
 ) -> Markup:
-    """The log list's items, newest first, as the match and replay pages lay them out.
+    """The log list's items as the match and replay pages lay them out: decisions newest first,
+    each decision's lines in the order they happened.
 
     Built here rather than in a Jinja loop: a long match has hundreds of lines, and the loop
     (attribute lookups, a filter and escaping per line) was most of the area's own render time.
-    ``names`` (seat -> user name) replace the games' "Player N". Each line is numbered with
-    its decision's seq (``value``): a page shows only the newest part of a long log.
+    ``names`` (seat -> user name) replace the games' "Player N". A decision's first line carries
+    its number (its seq, ``value``: a page shows only the newest part of a long log); the lines
+    it goes on with have none, so no number repeats. Each line names its deciding seat
+    (``data-seat``, class ``seat-N``): the page draws a player's lines in the player's colour and
+    sets a turn apart where the seat changes (static/css/app.css).
     ``empty``: say so when there are no lines at all.
     """
     names = names or {}
@@ -273,14 +288,23 @@ def log_items(
         return Markup(f'          <li class="empty">{nothing}</li>\n')
     tag = gettext("pending")
     pending = f'<span class="tag">{tag}</span> '
-    return Markup(
-        "".join(
-            f'          <li class="log-entry{" pending" if e.pending else ""}" value="{e.seq}" '
-            f'data-seq="{e.seq}" data-pieces="{escape(" ".join(e.pieces))}" tabindex="0">'
-            f"{pending if e.pending else ''}{escape(with_names(e.text, names))}</li>\n"
-            for e in reversed(log)
-        )
-    )
+    decisions: dict[int, list[LogEntry]] = {}
+    for e in log:
+        decisions.setdefault(e.seq, []).append(e)
+    items = []
+    for seq in sorted(decisions, reverse=True):
+        for n, e in enumerate(decisions[seq]):
+            first = n == 0
+            seat = "" if e.seat is None else f" seat-{e.seat}"
+            kind = " decision" if first else " goes-on"
+            number = f' value="{seq}"' if first else ""
+            items.append(
+                f'          <li class="log-entry{seat}{" pending" if e.pending else ""}{kind}"{number} '
+                f'data-seq="{seq}" data-seat="{"" if e.seat is None else e.seat}" '
+                f'data-pieces="{escape(" ".join(e.pieces))}" tabindex="0">'
+                f"{pending if e.pending else ''}{_named(e.text, names)}</li>\n"
+            )
+    return Markup("".join(items))
 
 
 def ui_text(slug: str, locale: str) -> Any:

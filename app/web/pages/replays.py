@@ -75,8 +75,8 @@ def frame_context(rv: ReplayView, locale: str) -> dict[str, Any]:
         "replay": True,
         "t": ui_text(rv.game, locale),
         "actor": names.get(rv.seat) if rv.seat is not None else None,
-        # In the order they happened (log_items lays lines out newest first).
-        "step_html": log_items(rv.step_log[::-1], locale, names) if rv.step_log else None,
+        # A step's lines in the order they happened (log_items keeps a decision's lines in order).
+        "step_html": log_items(rv.step_log, locale, names) if rv.step_log else None,
         "log_html": log_items(rv.log, locale, names),
     }
 
