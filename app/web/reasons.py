@@ -43,6 +43,10 @@ KNOWN_REASONS = (
     N_("this name looks too much like a name that is taken"),
     N_("too many failed logins: wait a little and try again"),
     N_("too many registrations from your address"),
+    N_("the message contains control characters"),
+    N_("the message contains characters that change the direction of text"),
+    N_("the message contains invisible characters"),
+    N_("the message stacks too many marks on one character"),
 )
 
 
