@@ -28,6 +28,9 @@ class HeldStream:
     client: httpx.AsyncClient
     url: str
     pushes: list[dict[str, Any]] = field(default_factory=list)
+    """The views pushed since the last ``Watchers.settle`` compared them."""
+    latest: int = -1
+    """The newest version it pushed."""
     ended: asyncio.Event = field(default_factory=asyncio.Event)
     _task: asyncio.Task[None] | None = None
     _pushed: asyncio.Event = field(default_factory=asyncio.Event)
@@ -48,6 +51,7 @@ class HeldStream:
                         event = line[6:].strip()
                     elif line.startswith("data:") and event == "view":
                         self.pushes.append(json.loads(line[5:]))
+                        self.latest = self.pushes[-1]["version"]
                         self._pushed.set()
         finally:
             self.ended.set()
@@ -56,7 +60,7 @@ class HeldStream:
     async def reached(self, version: int) -> bool:
         """Wait until the stream pushed ``version`` or later (False: it ended first)."""
         async with asyncio.timeout(CATCH_UP_SECONDS):
-            while not (self.pushes and self.pushes[-1]["version"] >= version):
+            while self.latest < version:
                 if self.ended.is_set():
                     return False
                 self._pushed.clear()
@@ -99,9 +103,13 @@ class Watchers:
                 body = got.json()
                 self.answers.setdefault(stream.label, {})[body["version"]] = body
                 now[stream.label] = body
-                if not announced or not await stream.reached(body["version"]):
-                    break
-                if stream.pushes[-1]["version"] == body["version"]:
+                try:
+                    if not announced or not await stream.reached(body["version"]):
+                        break
+                except TimeoutError:
+                    version, seen = body["version"], stream.latest
+                    raise AssertionError(f"{stream.label}: GET at {version}, newest push {seen}") from None
+                if stream.latest == body["version"]:
                     break  # else something changed meanwhile: ask again
         return now
 
@@ -128,6 +136,10 @@ class Watchers:
                 if extra:
                     out.append(f"{where}: pushed log lines its GET does not show: {sorted(extra)[:3]}")
         return out
+
+    def forget_compared(self) -> None:
+        for stream in self.streams:
+            stream.pushes.clear()
 
     async def close(self) -> None:
         for stream in self.streams:
