@@ -48,6 +48,10 @@ KNOWN_REASONS = (
     N_("the request body is too large"),
     N_("the request body did not arrive in time"),
     N_("the address contains control characters"),
+    N_("the message contains control characters"),
+    N_("the message contains characters that change the direction of text"),
+    N_("the message contains invisible characters"),
+    N_("the message stacks too many marks on one character"),
 )
 
 

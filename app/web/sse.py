@@ -11,9 +11,14 @@
   ``me`` (the rendered badge), ``chat`` (a match's chat changed) and ``stale`` (fetch the
   area yourself: an open table changed).
 
-A stream looks up its viewer once and then holds no database connection: a push is built
-from the process's kept match (``app.services.play.pushes``) and shared by every stream of
-the same viewer. Nothing a stream sends depends on another seat's pending decisions.
+A stream holds no database connection: a push is built from the process's kept match
+(``app.services.play.pushes``) and shared by every stream of the same viewer. Who the viewer
+is *now* decides every event: before each one the stream asks again whether its session
+still holds (``Watcher``: the process's kept answer, so no query while it is fresh) and which
+seat, if any, the viewer has in that version (a seat changes hands on leave, join, the
+shuffle at the start). A stream ends as soon as its session does (logout, disabled, new
+password: the account's news reaches every process). Nothing a stream sends depends on
+another seat's pending decisions, and only those who may read a match's chat hear of it.
 """
 
 from __future__ import annotations
@@ -31,8 +36,8 @@ from app.db.store import store_of
 from app.services import accounts, notify
 from app.services._rows import MAX_ID
 from app.services.live import Broker, Nudge, NudgeKind, Subscription
+from app.services.play import chat, pushes
 from app.services.play import loaded as kept
-from app.services.play import pushes
 from app.services.schemas import UserOut
 from app.web.deps import LoginRequired, locale_for
 from app.web.pages import live_pages
@@ -50,30 +55,29 @@ async def api_live(
     match: MatchId,
     log_after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
 ) -> EventSourceResponse:
-    user, locale = await _viewer(request)
+    watcher = await Watcher.of(request)
     maker = _maker(request)
     async with maker() as db:
         store = store_of(db)
         await kept.load(db, match)  # 404 before the stream starts
-    keys: list[tuple[NudgeKind, int]] = [("match", match)]
-    if user is not None:
-        keys.append(("user", user.id))
+    keys: list[tuple[NudgeKind, int]] = [("match", match), *watcher.keys()]
     subscription = _broker(request).subscribe(*keys)
 
     async def events() -> AsyncIterator[ServerSentEvent | bytes]:
         async with subscription:
             loaded = await pushes.match_at(store, match, 0)
-            seat = loaded.seat_of(user.id if user else None)
             shown = loaded.row.committed_version
-            yield _view_event(loaded, seat, locale, log_after)
+            yield _view_event(loaded, watcher.seat_in(loaded), watcher.locale, log_after)
             async for news in _news(subscription):
+                if not await watcher.still_valid():
+                    return
                 if news.kind == "user":
                     if news.cause != match:
                         yield ServerSentEvent("{}", event="me")
                 elif news.kind == "match" and news.version is not None and news.version > shown:
                     loaded = await pushes.match_at(store, match, news.version)
                     shown = loaded.row.committed_version
-                    yield _view_event(loaded, seat, locale, news.after)
+                    yield _view_event(loaded, watcher.seat_in(loaded), watcher.locale, news.after)
 
     return EventSourceResponse(events(), ping=PING_SECONDS)
 
@@ -84,14 +88,14 @@ async def page_live(
     m: Annotated[list[int], Query(max_length=MAX_TOPICS)] = [],  # noqa: B006 - FastAPI copies it
     me: bool = False,
 ) -> EventSourceResponse:
-    user, locale = await _viewer(request)
+    watcher = await Watcher.of(request)
+    user = watcher.user
     if me and user is None:
         raise LoginRequired("please log in first")
     matches = sorted({i for i in m if 1 <= i <= MAX_ID})
     maker = _maker(request)
     keys: list[tuple[NudgeKind, int]] = [("match", i) for i in matches] + [("chat", i) for i in matches]
-    if me and user is not None:
-        keys.append(("user", user.id))
+    keys += watcher.keys(badge=me)
     subscription = _broker(request).subscribe(*keys)
 
     async def events() -> AsyncIterator[ServerSentEvent | bytes]:
@@ -101,12 +105,18 @@ async def page_live(
                 versions = await live_pages.versions(db, matches, user)
             yield ServerSentEvent(json.dumps(versions), event="hello")
             async for news in _news(subscription):
+                if not await watcher.still_valid():
+                    return
+                locale = watcher.locale
                 if news.kind == "user" and user is not None:
                     async with maker() as db:
                         badge = await notify.badge(db, user_id=user.id)
                     yield ServerSentEvent(live_pages.badge_event(badge, locale), event="me")
                 elif news.kind == "chat":
-                    yield ServerSentEvent(json.dumps({"match": news.id}), event="chat")
+                    # Membership as of the message or later (the nudge names that version).
+                    loaded = await pushes.match_at(store, news.id, news.version or 0)
+                    if chat.may_read(loaded, watcher.user_id):
+                        yield ServerSentEvent(json.dumps({"match": news.id}), event="chat")
                 elif news.kind == "match" and news.version is not None:
                     loaded = await pushes.match_at(store, news.id, news.version)
                     if loaded.row.status == MatchStatus.OPEN:
@@ -154,14 +164,56 @@ def _earlier(first: int | None, then: int | None) -> int | None:
     return None if first is None or then is None else min(first, then)
 
 
-async def _viewer(request: Request) -> tuple[UserOut | None, str]:
-    """Who is watching (looked up once: a stream may stay open for hours) and in which language."""
-    token = request.cookies.get(SESSION_COOKIE)
-    user = None
-    if token:
-        async with _maker(request)() as db:
-            user = await accounts.user_for_token(db, token=token)
-    return user, locale_for(request, user)
+class Watcher:
+    """Who watches a stream, asked again before every event: a stream may stay open for hours,
+    and its session may end meanwhile (its viewer's seat is read from each version)."""
+
+    def __init__(self, request: Request, token: str | None, user: UserOut | None) -> None:
+        self._request = request
+        self._token = token
+        self.user = user
+        self.locale = locale_for(request, user)
+
+    @classmethod
+    async def of(cls, request: Request) -> Watcher:
+        token = request.cookies.get(SESSION_COOKIE)
+        return cls(request, token, await _session_user(request, token))
+
+    @property
+    def user_id(self) -> int | None:
+        return self.user.id if self.user is not None else None
+
+    def keys(self, *, badge: bool = True) -> list[tuple[NudgeKind, int]]:
+        """The news this watcher needs beside its matches': its account's (a session ended,
+        the language changed) and, with ``badge``, its own lists'."""
+        if self.user is None:
+            return []
+        return [("account", self.user.id), *([("user", self.user.id)] if badge else [])]
+
+    async def still_valid(self) -> bool:
+        """False once the session the stream was opened with has ended (the stream ends then:
+        nothing more goes out under a session the rest of the server refuses). A visitor
+        without a session has nothing to lose."""
+        if self.user is None:
+            return True
+        now = await _session_user(self._request, self._token)
+        if now is None or now.id != self.user.id:
+            return False
+        if now is not self.user:
+            self.user, self.locale = now, locale_for(self._request, now)
+        return True
+
+    def seat_in(self, loaded: kept.LoadedMatch) -> int | None:
+        """The viewer's seat in this version (None: a spectator's view)."""
+        return loaded.seat_of(self.user_id)
+
+
+async def _session_user(request: Request, token: str | None) -> UserOut | None:
+    """The user of the session ``token`` now: kept per process, so no query while fresh."""
+    if not token:
+        return None
+    async with _maker(request)() as db:
+        return await accounts.user_for_token(db, token=token)
 
 
 def _maker(request: Request) -> async_sessionmaker[AsyncSession]:

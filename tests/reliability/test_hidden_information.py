@@ -23,18 +23,24 @@ import base64
 import json
 import random
 import re
+from datetime import timedelta
 from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.session import dispose, make_engine
+from app.db.models import Match
+from app.db.session import dispose, make_engine, make_sessionmaker
 from app.engine.protocol import Event, Game, Move
 from app.engine.registry import get_game
 from app.engine.replay import replay
+from app.services import clocks
+from app.services.live import Broker
 from app.services.play.views import LOG_PAGE
 from app.services.replays import step_ends
+from tests.reliability.held import HeldStream, Watchers
 from tests.reliability.hidden import scramble
 from tests.reliability.observed import MatchFacts, StreamRecorder, answer_paths, differences, snapshot
 from tests.reliability.support import Actor, StoredMatch, read_match, request_id, start_match, write_state
@@ -481,3 +487,134 @@ async def test_pending_decisions_and_undos_change_nothing_anybody_else_observes(
         await visitor.aclose()
     assert len(paths) > 30, paths
     assert not problems, "pending decisions show:\n" + "\n".join(problems)
+
+
+# --- live streams held open while the table changes hands --------------------------------------
+
+
+async def _late_seat_to_a_stand_in(database_url: str, match_id: int) -> None:
+    """The clock runs out on the seat to act and a stand-in bot takes it (policy ``bot``): one
+    clock round in this process, at a time past the deadline and every vacation day. Its news
+    reaches the server through PostgreSQL; on SQLite (one process) the next change carries it."""
+    engine = make_engine(database_url)
+    broker = await Broker.start(database_url=database_url)
+    try:
+        sessionmaker = make_sessionmaker(engine)
+        async with sessionmaker() as db:
+            started = await db.scalar(select(Match.turn_started_at).where(Match.id == match_id))
+        assert started is not None
+        late_at = started + timedelta(days=1 + clocks.VACATION_DAYS_PER_YEAR + 1)
+        for _ in range(50):
+            report = await clocks.tick(sessionmaker, now=late_at)
+            if not report.locked_out:
+                break
+            await asyncio.sleep(0.1)  # the server's own round holds the lock
+        assert [s for m, s in report.handed_to_bots if m == match_id], report
+    finally:
+        await broker.stop()
+        await dispose(engine)
+
+
+async def _play_a_turn(match_id: int, now: dict[str, dict[str, Any]], players: dict[str, Actor]) -> None:
+    """The player to act decides legal things until its turn is committed (streams push only
+    commits: a pending decision is its own seat's business)."""
+    label = next(
+        label
+        for label in players
+        if now[label]["viewer_seat"] is not None and now[label]["viewer_seat"] in now[label]["to_act"]
+    )
+    actor, mine = players[label], now[label]
+    for _ in range(20):
+        body: dict[str, Any] = {"expected_version": mine["version"], "request_id": request_id()}
+        plays = [m for m in mine["legal"] if m != "confirm"]
+        if mine["can_confirm"] or not plays:
+            answer = await actor.post(f"/api/matches/{match_id}/confirm", body)
+        else:
+            answer = await actor.post(f"/api/matches/{match_id}/moves", {**body, "move": plays[0]})
+        assert answer.status_code == 200, answer.text
+        if answer.json()["committed"]:
+            return
+        mine = answer.json()["match"]
+    raise AssertionError("the turn did not end")
+
+
+async def test_held_streams_push_only_what_their_viewer_may_see_now(
+    rel_server: Server, database_url: str, is_postgres: bool, actors: list[Actor]
+) -> None:
+    """Issue 19, finding 1. Every viewer holds one ``/api/live`` stream open from the open table
+    to the end: a player who joins and leaves before the start, three who play (seated in an
+    order the start shuffles), a spectator and a logged-out visitor. The table changes hands
+    (join, leave, the start's shuffle, moves, a stand-in bot, the seat taken back, a
+    resignation, a logout) and after each change every push each stream carried must be
+    exactly what its user's own GET showed at that version."""
+    alice, mallory, bob, carol, eve = actors
+    players = {"alice": alice, "mallory": mallory, "bob": bob, "carol": carol}
+    created = await alice.post("/api/matches", {"game": "draco", "seats": 3, "options": {}})
+    assert created.status_code == 201, created.text
+    match_id = created.json()["id"]
+    clock = await alice.client.put(
+        alice.url(f"/api/matches/{match_id}/clock"),
+        json={"days_per_move": 1, "policy": "bot"},
+        headers={"X-CSRF-Token": alice.csrf},
+    )
+    assert clock.status_code == 200, clock.text
+    visitor = httpx.AsyncClient(timeout=15.0)
+    url = f"{rel_server.base_url}/api/live?match={match_id}"
+    viewers = [*players.items(), ("eve (spectator)", eve)]
+    streams = [HeldStream(label, actor.client, url) for label, actor in viewers]
+    streams.append(HeldStream("visitor", visitor, url))
+    watchers = Watchers(rel_server.base_url, match_id, streams)
+    problems: list[str] = []
+    seats_seen: list[dict[str, int | None]] = []
+
+    async def step(what: str, announced: bool = True) -> dict[str, dict[str, Any]]:
+        try:
+            now = await watchers.settle(announced=announced)
+        except AssertionError as error:
+            raise AssertionError(f"after {what}: {error}") from None
+        seats_seen.append({label: now[label]["viewer_seat"] for label in players})
+        problems.extend(f"after {what}: {p}" for p in watchers.problems())
+        watchers.forget_compared()
+        return now
+
+    try:
+        for stream in streams:
+            await stream.open()
+        await step("opening")
+        assert (await mallory.post(f"/api/matches/{match_id}/join", {})).status_code == 204
+        await step("mallory joins")
+        assert (await mallory.post(f"/api/matches/{match_id}/leave", {})).status_code == 204
+        await step("mallory leaves")
+        assert (await bob.post(f"/api/matches/{match_id}/join", {})).status_code == 204
+        await step("bob joins")
+        assert (await carol.post(f"/api/matches/{match_id}/join", {})).status_code == 204
+        now = await step("carol joins: the start shuffles the seats")
+        for turn in range(4):
+            await _play_a_turn(match_id, now, players)
+            now = await step(f"move {turn + 1}")
+        late = next(label for label in players if now[label]["viewer_seat"] in now[label]["to_act"])
+        await _late_seat_to_a_stand_in(database_url, match_id)
+        await step(f"a stand-in takes {late}'s seat", announced=is_postgres)
+        assert (await players[late].post(f"/api/matches/{match_id}/take-back")).status_code == 204
+        now = await step(f"{late} takes the seat back")
+        await _play_a_turn(match_id, now, players)
+        now = await step("a move after the take-back")
+        quitter = next(label for label in ("alice", "bob", "carol") if label != late)
+        assert (await players[quitter].post(f"/api/matches/{match_id}/resign")).status_code == 200
+        now = await step(f"{quitter} resigns")
+        leaver = next(label for label in ("alice", "bob", "carol") if label not in (late, quitter))
+        assert (await players[leaver].post("/api/auth/logout")).status_code == 204
+        gone = next(s for s in streams if s.label == leaver)
+        try:
+            await asyncio.wait_for(gone.ended.wait(), 1.0)
+        except TimeoutError:
+            problems.append(f"{leaver} logged out: the stream is still open a second later")
+        now = await step(f"{leaver} logs out")
+        assert (await players[late].post(f"/api/matches/{match_id}/resign")).status_code == 200
+        await step(f"{late} resigns after the logout")
+    finally:
+        await watchers.close()
+        await visitor.aclose()
+    assert seats_seen[1]["mallory"] is not None and seats_seen[2]["mallory"] is None
+    assert watchers.compared > 20, "too few pushes were compared: the sweep proved little"
+    assert not problems, "pushes differ from their viewer's own view:\n" + "\n".join(problems)

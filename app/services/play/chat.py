@@ -9,36 +9,36 @@ from app.db.models import Message, User
 from app.db.types import utcnow
 from app.services import live
 from app.services._db import use_case
-from app.services._rows import has_control_characters
-from app.services.errors import Forbidden, InvalidInput
+from app.services.errors import Forbidden
 from app.services.live import Nudge
+from app.services.play import chat_text
 from app.services.play import loaded as kept
+from app.services.play.loaded import LoadedMatch
 from app.services.schemas import MessageOut
 
-MESSAGE_MAX = 500
 MESSAGES_SHOWN = 200
+
+
+def may_read(loaded: LoadedMatch, user_id: int | None) -> bool:
+    """Whether ``user_id`` may read (and hear of) the chat of this version: its players only."""
+    return loaded.seat_of(user_id) is not None
 
 
 @use_case
 async def post_message(db: AsyncSession, *, match_id: int, user_id: int, text: str) -> MessageOut:
     """Say something at the table (players only)."""
     loaded = await kept.load(db, match_id)
-    if loaded.seat_of(user_id) is None:
+    if not may_read(loaded, user_id):
         raise Forbidden("only the players of this match can chat here")
-    text = text.strip()
-    if not text:
-        raise InvalidInput("the message is empty")
-    if has_control_characters(text, allowed="\n\t"):
-        raise InvalidInput("the message contains control characters")
-    if len(text) > MESSAGE_MAX:
-        raise InvalidInput(f"a message has at most {MESSAGE_MAX} characters")
+    text = chat_text.allowed(text)
     message = Message(match_id=match_id, user_id=user_id, text=text, created_at=utcnow())
     db.add(message)
     await db.commit()
     name = next((s.name for s in loaded.row.seats if s.user_id == user_id), None)
     # Chat news only: the match's version is not the chat's business (and a waiting seat
-    # must never learn the acting seat's private version from it).
-    await live.publish(Nudge("chat", match_id))
+    # must never learn the acting seat's private version from it). The committed version
+    # it names stays in the server: streams read who may hear of it from that version on.
+    await live.publish(Nudge("chat", match_id, loaded.row.committed_version))
     return MessageOut(
         id=message.id, user_id=user_id, name=name or "", text=text, created_at=message.created_at
     )
@@ -48,7 +48,7 @@ async def post_message(db: AsyncSession, *, match_id: int, user_id: int, text: s
 async def list_messages(db: AsyncSession, *, match_id: int, user_id: int) -> list[MessageOut]:
     """The table's chat, oldest first (players only)."""
     loaded = await kept.load(db, match_id)
-    if loaded.seat_of(user_id) is None:
+    if not may_read(loaded, user_id):
         raise Forbidden("only the players of this match can read its chat")
     return await messages(db, match_id)
 
