@@ -43,6 +43,10 @@ KNOWN_REASONS = (
     N_("this name looks too much like a name that is taken"),
     N_("too many failed logins: wait a little and try again"),
     N_("too many registrations from your address"),
+    N_("you have too many open tables: start or cancel one first"),
+    N_("you have too many running matches against the computer: finish one first"),
+    N_("you have sent too many invitations: please wait a while"),
+    N_("you are writing too fast: please wait a moment"),
 )
 
 
