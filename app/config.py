@@ -49,13 +49,13 @@ class Settings(BaseSettings):
     """Registrations one address may attempt per hour before it waits ever longer."""
     failed_logins_per_address: int = 30
     """Failed logins one address may make (whatever the names) before it waits ever longer."""
-    open_tables_per_user: int = Field(default=10, ge=1, le=1000)
+    open_tables_per_user: int = Field(default=10, ge=1)
     """Waiting tables one user may have opened at once (``app.services.limits``)."""
-    bot_matches_per_user: int = Field(default=20, ge=1, le=1000)
+    bot_matches_per_user: int = Field(default=20, ge=1)
     """Open or running matches against the computer one user may have opened at once."""
-    invitations_per_hour: int = Field(default=30, ge=1, le=10_000)
+    invitations_per_hour: int = Field(default=30, ge=1)
     """Players one user may invite per hour (each reserved seat counts)."""
-    chat_lines_per_minute: int = Field(default=20, ge=1, le=10_000)
+    chat_lines_per_minute: int = Field(default=20, ge=1)
     """Chat messages one user may post per minute."""
     opentelemetry: bool = False
     """FastAPI's own OpenTelemetry spans and metrics, for a server whose operator configures

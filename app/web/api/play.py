@@ -67,7 +67,7 @@ async def vote_end(db: SessionDep, user: CurrentUser, match_id: int) -> ClockOut
     return await conclusions.vote_end(db, match_id=match_id, user_id=user.id)
 
 
-@router.post("/matches/{match_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409))
+@router.post("/matches/{match_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 429))
 async def rematch(db: SessionDep, user: CurrentUser, limits: LimitsDep, match_id: int) -> MatchSummary:
     return await conclusions.rematch(db, match_id=match_id, user_id=user.id, limits=limits)
 
