@@ -54,6 +54,14 @@ class Settings(BaseSettings):
     request of the app needs more than a few KiB."""
     body_timeout_seconds: float = Field(default=10.0, gt=0)
     """How long a request body may take to arrive after the request began (408 after)."""
+    open_tables_per_user: int = Field(default=10, ge=1)
+    """Waiting tables one user may have opened at once (``app.services.limits``)."""
+    bot_matches_per_user: int = Field(default=20, ge=1)
+    """Open or running matches against the computer one user may have opened at once."""
+    invitations_per_hour: int = Field(default=30, ge=1)
+    """Players one user may invite per hour (each reserved seat counts)."""
+    chat_lines_per_minute: int = Field(default=20, ge=1)
+    """Chat messages one user may post per minute."""
     opentelemetry: bool = False
     """FastAPI's own OpenTelemetry spans and metrics, for a server whose operator configures
     OpenTelemetry providers. Off, no request asks whether any are configured (~3 % of a move)."""

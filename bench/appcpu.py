@@ -270,6 +270,10 @@ async def main_async(args: argparse.Namespace) -> None:
             "DRACHENHORT_DATABASE_URL": pgstats.sqlalchemy_url(database),
             "DRACHENHORT_SECRET_KEY": "bench-secret-key-not-for-production",
             "DRACHENHORT_REGISTRATIONS_PER_HOUR": "1000000",
+            "DRACHENHORT_OPEN_TABLES_PER_USER": "1000000",
+            "DRACHENHORT_BOT_MATCHES_PER_USER": "1000000",
+            "DRACHENHORT_INVITATIONS_PER_HOUR": "1000000",
+            "DRACHENHORT_CHAT_LINES_PER_MINUTE": "1000000",
         }
     )
     from app.db.migrate import upgrade_to_head

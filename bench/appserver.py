@@ -93,6 +93,10 @@ class AppServer:
             "DRACHENHORT_DATA_DIR": str(self.log_dir),
             "DRACHENHORT_REGISTRATIONS_PER_HOUR": "1000000",
             "DRACHENHORT_FAILED_LOGINS_PER_ADDRESS": "1000000",
+            "DRACHENHORT_OPEN_TABLES_PER_USER": "1000000",
+            "DRACHENHORT_BOT_MATCHES_PER_USER": "1000000",
+            "DRACHENHORT_INVITATIONS_PER_HOUR": "1000000",
+            "DRACHENHORT_CHAT_LINES_PER_MINUTE": "1000000",
         }
         env.pop("DATABASE_URL", None)
         target = "app.main:create_app"

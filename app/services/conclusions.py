@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm.attributes import set_committed_value
 
 from app.db.async_play import MatchControl, TimeoutPolicy
-from app.db.models import LoggedMove, Match, MatchSeat, MatchStatus
+from app.db.models import LoggedMove, Match, MatchSeat, MatchStatus, User
 from app.db.types import utcnow
 from app.engine.protocol import Event, Move, Seat
 from app.engine.registry import get_game
@@ -30,6 +30,7 @@ from app.services import live, lobby, notify, ratings, results
 from app.services._db import use_case
 from app.services._rows import bump_version, load_match, load_seats, seat_of, summary, user_names
 from app.services.errors import Conflict, Forbidden
+from app.services.limits import Limits
 from app.services.play.standings import resigned_last
 from app.services.play_schemas import ClockOut
 from app.services.schemas import MatchSummary
@@ -392,7 +393,9 @@ async def vote_end(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut
 
 
 @use_case
-async def rematch(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSummary:
+async def rematch(
+    db: AsyncSession, *, match_id: int, user_id: int, limits: Limits = Limits()
+) -> MatchSummary:
     """Offer the same players a new match with the same options and time control.
 
     The one who asks sits down, the others are invited; asking again returns the same rematch.
@@ -408,7 +411,11 @@ async def rematch(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSumm
         return await lobby.get_summary(db, match_id=control.rematch_id, viewer_id=user_id)
     days, policy = control.days_per_move, control.policy
     names = await user_names(db, seats)
-    others = [names[s.user_id] for s in seats if s.user_id is not None and s.user_id != user_id]
+    others = [s.user_id for s in seats if s.user_id is not None and s.user_id != user_id]
+    bot_rows = await db.execute(select(User.id, User.bot_level).where(User.id.in_(others)))
+    levels = {user: level for user, level in bot_rows.tuples()}
+    # People are invited again; bots are not invited but seated (the table's first bot's level).
+    bots = next((levels[u] for u in others if levels.get(u)), None)
     await db.commit()
     new = await lobby.create_match(
         db,
@@ -416,8 +423,10 @@ async def rematch(db: AsyncSession, *, match_id: int, user_id: int) -> MatchSumm
         game=match.game,
         seats=match.players,
         options=dict(match.options),
-        invite=others,
+        invite=[names[u] for u in others if not levels.get(u)],
         fixed_order=False,
+        bots=bots,
+        limits=limits,
     )
     # lobby.create_match commits on its own: the link and the clock follow in a second step.
     new_control = await control_of(db, new.id)

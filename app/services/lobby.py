@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import UserSettings
@@ -15,7 +16,7 @@ from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
 from app.engine.registry import UnknownGame, all_games, get_game
 from app.engine.rng import Rng, new_seed
-from app.services import bot_turns, live, names, notify
+from app.services import bot_turns, live, names, notify, throttle
 from app.services._db import use_case
 from app.services._rows import (
     bump_version,
@@ -29,11 +30,21 @@ from app.services._rows import (
     user_names,
 )
 from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
+from app.services.limits import (
+    TOO_MANY_BOT_MATCHES,
+    TOO_MANY_INVITATIONS,
+    TOO_MANY_TABLES,
+    Limits,
+    invitations_key,
+    tables_key,
+)
 from app.services.schemas import GameOut, MatchSummary, OptionOut
 
 MatchOrder = Literal["oldest", "recent"]
 FINISHED_LIMIT = 50
-OPEN_LIMIT = 100
+OPEN_PAGE = 20
+"""Open tables per lobby page (newest first; further pages on request)."""
+MAX_PAGE = 10_000
 _CHANGED = "the match changed at the same moment: please try again"
 
 
@@ -72,9 +83,13 @@ async def create_match(
     invite: Sequence[str],
     fixed_order: bool,
     bots: str | None = None,
+    limits: Limits = Limits(),
 ) -> MatchSummary:
     """Open a table: the creator sits, invited users get reserved seats, the rest stay open
-    (or, with ``bots`` a level, go to computer opponents: "play against the computer")."""
+    (or, with ``bots`` a level, go to computer opponents: "play against the computer").
+
+    Within ``limits``: a table that would be one open table or bot match too many, or whose
+    invitations exceed the creator's quota, is refused (429) and nothing is created."""
     try:
         info = get_game(game).info
     except UnknownGame as error:
@@ -113,8 +128,16 @@ async def create_match(
     rows += [MatchSeat(match_id=match.id, seat=i) for i in range(len(rows), seats)]
     db.add_all(rows)
     await db.flush()
-    await notify.record(db, [u.id for u in invited], match.id, notify.INVITED, now)
     started = all(r.user_id is not None for r in rows)
+    if not started:
+        key, counted = tables_key(creator_id), _open_tables(creator_id)
+        await throttle.at_most(db, key, counted, limits.open_tables, TOO_MANY_TABLES)
+    if bot_ids:
+        await _check_bot_matches(db, creator_id, limits)
+    if invited:
+        key = invitations_key(creator_id)
+        await throttle.spend(db, key, limits.invitations, TOO_MANY_INVITATIONS, amount=len(invited))
+    await notify.record(db, [u.id for u in invited], match.id, notify.INVITED, now)
     if started:
         await _start(db, match, rows, seen=match.version)
     await db.commit()
@@ -127,7 +150,9 @@ async def create_match(
 
 
 @use_case
-async def add_bots(db: AsyncSession, *, match_id: int, user_id: int, level: str) -> MatchSummary:
+async def add_bots(
+    db: AsyncSession, *, match_id: int, user_id: int, level: str, limits: Limits = Limits()
+) -> MatchSummary:
     """Give every open seat of a waiting table to a bot of ``level`` (its creator only); the
     match starts when that fills the table (seats reserved for invited players stay theirs)."""
     match = await load_match(db, match_id)
@@ -146,8 +171,27 @@ async def add_bots(db: AsyncSession, *, match_id: int, user_id: int, level: str)
         raise Conflict(_CHANGED)
     for seat, bot_id in zip(free, bot_ids, strict=True):
         seat.user_id = bot_id
+    await db.flush()
+    await _check_bot_matches(db, user_id, limits)
     await _seated(db, match, seats)
     return summary(match, seats, await user_names(db, seats), user_id)
+
+
+def _open_tables(user_id: int) -> Select[tuple[int]]:
+    return select(func.count(Match.id)).where(Match.created_by == user_id, Match.status == MatchStatus.OPEN)
+
+
+async def _check_bot_matches(db: AsyncSession, user_id: int, limits: Limits) -> None:
+    """Refuse (429) one open or running match against the computer too many for ``user_id``."""
+    with_bots = (
+        select(MatchSeat.match_id).join(User, User.id == MatchSeat.user_id).where(User.bot_level.is_not(None))
+    )
+    counted = select(func.count(Match.id)).where(
+        Match.created_by == user_id,
+        Match.status.in_([MatchStatus.OPEN, MatchStatus.ACTIVE]),
+        Match.id.in_(with_bots),
+    )
+    await throttle.at_most(db, tables_key(user_id), counted, limits.bot_matches, TOO_MANY_BOT_MATCHES)
 
 
 async def _bot_users(db: AsyncSession, level: str, count: int) -> list[int]:
@@ -187,6 +231,7 @@ async def join_match(
         raise Conflict(_CHANGED)
     free.user_id = user_id
     free.reserved_for = None
+    await notify.clear_invitation(db, user_id, match_id)
     await _seated(db, match, seats)
     return summary(match, seats, await user_names(db, seats), user_id)
 
@@ -208,6 +253,7 @@ async def leave_match(db: AsyncSession, *, match_id: int, user_id: int) -> None:
     for seat in seats:
         if user_id in (seat.user_id, seat.reserved_for):
             seat.user_id = seat.reserved_for = None
+    await notify.clear_invitation(db, user_id, match_id)
     await db.commit()
     await _nudge_members(match, seats, also=(user_id,))
 
@@ -231,7 +277,9 @@ async def cancel_match(db: AsyncSession, *, match_id: int, user_id: int) -> None
 
 
 @use_case
-async def invite_player(db: AsyncSession, *, match_id: int, user_id: int, name: str) -> MatchSummary:
+async def invite_player(
+    db: AsyncSession, *, match_id: int, user_id: int, name: str, limits: Limits = Limits()
+) -> MatchSummary:
     """Reserve a free seat of an open table for the player called ``name`` (its creator only)."""
     match = await load_match(db, match_id)
     if match.created_by != user_id:
@@ -243,6 +291,7 @@ async def invite_player(db: AsyncSession, *, match_id: int, user_id: int, name: 
     [invited] = await _invited_users(db, [name], creator_id=user_id, free_seats=len(free))
     if is_member(seats, invited.id):
         raise Conflict(f"{invited.name} sits at this table already")
+    await throttle.spend(db, invitations_key(user_id), limits.invitations, TOO_MANY_INVITATIONS)
     if not await bump_version(db, match, match.version, updated_at=utcnow()):
         await db.rollback()
         raise Conflict(_CHANGED)
@@ -320,26 +369,44 @@ async def match_for_invite(db: AsyncSession, *, invite_token: str, viewer_id: in
     return out.model_copy(update={"invite_token": match.invite_token})
 
 
+@dataclass(frozen=True, slots=True)
+class OpenTables:
+    """One lobby page of open tables (newest first): ``page`` counts from 1; ``more``: a
+    next page has older ones."""
+
+    matches: list[MatchSummary]
+    page: int
+    more: bool
+
+
 @use_case
-async def open_matches(db: AsyncSession, *, viewer_id: int | None) -> list[MatchSummary]:
-    """Open tables with a seat the viewer could take (newest first), and those they sit at."""
+async def open_matches(db: AsyncSession, *, viewer_id: int | None, page: int = 1) -> OpenTables:
+    """Open tables with a seat the viewer could take (newest first), and those they sit at,
+    ``OPEN_PAGE`` a page."""
+    if not 1 <= page <= MAX_PAGE:
+        raise InvalidInput(f"a page is a number from 1 to {MAX_PAGE}")
+    free_seat = select(MatchSeat.match_id).where(
+        MatchSeat.user_id.is_(None), MatchSeat.reserved_for.is_(None)
+    )
+    mine = select(MatchSeat.match_id).where(
+        or_(MatchSeat.user_id == viewer_id, MatchSeat.reserved_for == viewer_id)
+    )
+    shown = (
+        or_(Match.id.in_(free_seat), Match.id.in_(mine)) if viewer_id is not None else Match.id.in_(free_seat)
+    )
     matches = list(
         await db.scalars(
             select(Match)
-            .where(Match.status == MatchStatus.OPEN)
+            .where(Match.status == MatchStatus.OPEN, shown)
             .order_by(Match.created_at.desc(), Match.id.desc())
-            .limit(OPEN_LIMIT)
+            .offset((page - 1) * OPEN_PAGE)
+            .limit(OPEN_PAGE + 1)
         )
     )
+    more, matches = len(matches) > OPEN_PAGE, matches[:OPEN_PAGE]
     seats = await load_seats(db, [m.id for m in matches])
     names = await user_names(db, [s for rows in seats.values() for s in rows])
-    shown = [
-        m
-        for m in matches
-        if is_member(seats[m.id], viewer_id)
-        or any(s.user_id is None and s.reserved_for is None for s in seats[m.id])
-    ]
-    return [summary(m, seats[m.id], names, viewer_id) for m in shown]
+    return OpenTables([summary(m, seats[m.id], names, viewer_id) for m in matches], page, more)
 
 
 @use_case

@@ -100,6 +100,22 @@ async def clear_turn(db: AsyncSession, user_id: int, match_id: int) -> None:
     )
 
 
+async def clear_invitation(db: AsyncSession, user_id: int, match_id: int) -> None:
+    """The user has answered the invitation to the match (joined or declined): it is read, so
+    the match's line is unread again only for what comes after (one UPDATE, uncommitted)."""
+    await db.execute(
+        update(Notification)
+        .where(
+            Notification.user_id == user_id,
+            Notification.match_id == match_id,
+            Notification.kind == INVITED,
+            Notification.read_at.is_(None),
+        )
+        .values(read_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+
+
 async def nudge(user_ids: Iterable[int]) -> None:
     """Tell the users' open pages (the badge) that something changed; after the commit."""
     for user_id in sorted(set(user_ids)):

@@ -92,12 +92,20 @@ class ProfileOut(_Out):
     ratings: list[RatingOut]
     results: list[GameResults]
     running: list[MatchSummary]
+    """Open and running matches, newest first: page ``running_page``."""
+    running_page: int
+    running_more: bool
+    """A further page has older running matches."""
     finished: list[MatchSummary]
-    """Finished (and aborted) matches, newest first, after the filters."""
+    """Finished (and aborted) matches, newest first, after the filters: page ``finished_page``."""
+    finished_page: int
+    finished_more: bool
+    """A further page has older finished matches."""
     games_played: list[str]
     """Game slugs this user has finished matches in (the filter's choices)."""
     opponents: list[str]
-    """Names of everybody this user has finished a match with (the filter's choices)."""
+    """Names of the people this user has finished a match with most recently (the filter's
+    choices, at most ``profiles.OPPONENTS_SHOWN``)."""
 
 
 class SettingsOut(_Out):

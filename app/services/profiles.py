@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 
-from sqlalchemy import select
+from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -12,11 +12,15 @@ from app.db.models import Match, MatchSeat, MatchStatus, User
 from app.services import ratings
 from app.services._db import use_case
 from app.services._rows import game_title, load_seats, summary, user_names
-from app.services.errors import NotFound
+from app.services.errors import InvalidInput, NotFound
 from app.services.names import key as name_key
 from app.services.play_schemas import GameResults, ProfileOut
 
-FINISHED_SHOWN = 100
+PROFILE_PAGE = 20
+"""Running and finished matches per profile page (newest first; further pages on request)."""
+OPPONENTS_SHOWN = 100
+"""The opponent filter's choices: the people met most recently (a bot meets everybody)."""
+MAX_PAGE = 10_000
 
 
 @use_case
@@ -28,19 +32,22 @@ async def get_profile(
     game: str | None = None,
     opponent: str | None = None,
     locale: str = "en",
+    running_page: int = 1,
+    finished_page: int = 1,
 ) -> ProfileOut:
-    """The user called ``name``; finished matches filtered by game slug and opponent name."""
+    """The user called ``name`` (a person or a bot alike); running and finished matches a page
+    each (``PROFILE_PAGE``, newest first), the finished ones filtered by game slug and opponent."""
+    for number in (running_page, finished_page):
+        if not 1 <= number <= MAX_PAGE:
+            raise InvalidInput(f"a page is a number from 1 to {MAX_PAGE}")
     user = await db.scalar(select(User).where(User.name_key == name_key(name)))
     if user is None:
         raise NotFound(f"there is no player called {name!r}")
     seated = select(MatchSeat.match_id).where(MatchSeat.user_id == user.id)
-    running = list(
-        await db.scalars(
-            select(Match)
-            .where(Match.id.in_(seated), Match.status.in_([MatchStatus.OPEN, MatchStatus.ACTIVE]))
-            .order_by(Match.id.desc())
-        )
+    running_query = select(Match).where(
+        Match.id.in_(seated), Match.status.in_([MatchStatus.OPEN, MatchStatus.ACTIVE])
     )
+    running, running_more = await _page(db, running_query.order_by(Match.id.desc()), running_page)
     done_query = select(Match).where(
         Match.id.in_(seated), Match.status.in_([MatchStatus.FINISHED, MatchStatus.ABORTED])
     )
@@ -55,8 +62,8 @@ async def get_profile(
                 .where(other_user.name_key == name_key(opponent), other_user.id != user.id)
             )
         )
-    finished = list(
-        await db.scalars(done_query.order_by(Match.finished_at.desc(), Match.id.desc()).limit(FINISHED_SHOWN))
+    finished, finished_more = await _page(
+        db, done_query.order_by(Match.finished_at.desc(), Match.id.desc()), finished_page
     )
     results, games_played, opponents = await _results(db, user.id, locale)
     seats = await load_seats(db, [m.id for m in running + finished])
@@ -68,41 +75,58 @@ async def get_profile(
         ratings=await ratings.user_ratings(db, user_id=user.id, locale=locale),
         results=results,
         running=[summary(m, seats[m.id], names, viewer_id) for m in running],
+        running_page=running_page,
+        running_more=running_more,
         finished=[summary(m, seats[m.id], names, viewer_id) for m in finished],
+        finished_page=finished_page,
+        finished_more=finished_more,
         games_played=games_played,
         opponents=opponents,
     )
+
+
+async def _page(db: AsyncSession, query: Select[tuple[Match]], number: int) -> tuple[list[Match], bool]:
+    """Page ``number`` (from 1) of ``query``'s matches, and whether a further page has more."""
+    rows = list(await db.scalars(query.offset((number - 1) * PROFILE_PAGE).limit(PROFILE_PAGE + 1)))
+    return rows[:PROFILE_PAGE], len(rows) > PROFILE_PAGE
 
 
 async def _results(
     db: AsyncSession, user_id: int, locale: str
 ) -> tuple[list[GameResults], list[str], list[str]]:
     """Per game: finished matches, wins (first place, shared or not), average rank."""
-    rows = await db.execute(
-        select(Match.id, Match.game, MatchSeat.rank)
+    played = (
+        select(Match.game, MatchSeat.rank, func.count())
         .join(MatchSeat, MatchSeat.match_id == Match.id)
         .where(MatchSeat.user_id == user_id, Match.status == MatchStatus.FINISHED)
+        .group_by(Match.game, MatchSeat.rank)
     )
-    ranks: dict[str, list[int]] = defaultdict(list)
-    match_ids = []
-    for match_id, game, rank in rows.tuples():
-        match_ids.append(match_id)
+    # Counted per (game, rank) by the database: a bot has finished thousands of matches.
+    counts: dict[str, Counter[int]] = defaultdict(Counter)
+    for game, rank, count in (await db.execute(played)).tuples():
         if rank is not None:
-            ranks[game].append(rank)
+            counts[game][rank] += count
     results = [
         GameResults(
             game=game,
             game_title=game_title(game, locale),
-            played=len(values),
-            won=sum(1 for r in values if r == 1),
-            average_rank=round(sum(values) / len(values), 2),
+            played=ranks.total(),
+            won=ranks[1],
+            average_rank=round(sum(rank * n for rank, n in ranks.items()) / ranks.total(), 2),
         )
-        for game, values in sorted(ranks.items())
+        for game, ranks in sorted(counts.items())
     ]
+    finished = (
+        select(MatchSeat.match_id)
+        .join(Match, Match.id == MatchSeat.match_id)
+        .where(MatchSeat.user_id == user_id, Match.status == MatchStatus.FINISHED)
+    )
     other = await db.scalars(
         select(User.name)
         .join(MatchSeat, MatchSeat.user_id == User.id)
-        .where(MatchSeat.match_id.in_(match_ids), User.id != user_id)
-        .distinct()
+        .where(MatchSeat.match_id.in_(finished), User.id != user_id)
+        .group_by(User.id, User.name)
+        .order_by(func.max(MatchSeat.match_id).desc())
+        .limit(OPPONENTS_SHOWN)
     )
-    return results, sorted(ranks), sorted(set(other), key=str.casefold)
+    return results, sorted(counts), sorted(set(other), key=str.casefold)

@@ -137,14 +137,22 @@ async def user_ratings(db: AsyncSession, *, user_id: int, locale: str = "en") ->
     return [rating_out(r, locale) for r in rows]
 
 
+HISTORY_PAGE = 50
+"""Rating points per history page."""
+
+
 @use_case
-async def history(db: AsyncSession, *, user_id: int, game: str) -> list[RatingPoint]:
-    """The user's rating after each rated match of ``game``, oldest first."""
-    rows = await db.scalars(
+async def history(db: AsyncSession, *, user_id: int, game: str, page: int = 1) -> list[RatingPoint]:
+    """The user's rating after each rated match of ``game``, oldest first, ``HISTORY_PAGE`` at
+    a time: page 1 holds the newest points, page 2 those before them, and so on."""
+    newest_first = await db.scalars(
         select(RatingChange)
         .where(RatingChange.user_id == user_id, RatingChange.game == game)
-        .order_by(RatingChange.id)
+        .order_by(RatingChange.id.desc())
+        .offset((max(1, page) - 1) * HISTORY_PAGE)
+        .limit(HISTORY_PAGE)
     )
+    rows = list(newest_first)[::-1]
     return [
         RatingPoint(
             match_id=r.match_id,

@@ -13,6 +13,7 @@ from app.config import Settings
 from app.i18n import negotiate, normalise
 from app.services import accounts
 from app.services.errors import DomainError
+from app.services.limits import Limits
 from app.services.schemas import UserOut
 from app.web.security import (
     CSRF_FIELD,
@@ -42,6 +43,14 @@ def get_settings_dep(request: Request) -> Settings:
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings_dep)]
+
+
+def get_limits(settings: SettingsDep) -> Limits:
+    """What one user may create, and how fast (the settings' per-user limits)."""
+    return Limits.of(settings)
+
+
+LimitsDep = Annotated[Limits, Depends(get_limits)]
 
 
 @asynccontextmanager

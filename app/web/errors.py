@@ -21,13 +21,11 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.i18n import negotiate, normalise
 from app.services._db import is_outage
 from app.services.errors import DomainError, RateLimited, Unavailable
-from app.web.deps import LoginRequired
+from app.web.deps import LoginRequired, locale_for
 from app.web.reasons import translate_reason
 from app.web.redirects import with_next
-from app.web.security import LOCALE_COOKIE
 from app.web.templating import render, render_string
 
 log = logging.getLogger(__name__)
@@ -234,7 +232,9 @@ def _locale(request: Request) -> str:
     known = getattr(request.state, "locale", None)
     if isinstance(known, str):
         return known
-    return normalise(request.cookies.get(LOCALE_COOKIE)) or negotiate(request.headers.get("accept-language"))
+    # A route that needs no Locale of its own (a form post) still answers in the language of
+    # the user it has looked up.
+    return locale_for(request, getattr(request.state, "user", None))
 
 
 def _page_context(request: Request, context: dict[str, Any]) -> dict[str, Any]:

@@ -52,6 +52,10 @@ KNOWN_REASONS = (
     N_("the message contains characters that change the direction of text"),
     N_("the message contains invisible characters"),
     N_("the message stacks too many marks on one character"),
+    N_("you have too many open tables: start or cancel one first"),
+    N_("you have too many running matches against the computer: finish one first"),
+    N_("you have sent too many invitations: please wait a while"),
+    N_("you are writing too fast: please wait a moment"),
 )
 
 

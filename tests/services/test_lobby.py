@@ -165,9 +165,9 @@ async def test_open_and_my_matches(db: AsyncSession, make_user: MakeUser) -> Non
     private = await lobby.create_match(
         db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=True
     )
-    ids = [m.id for m in await lobby.open_matches(db, viewer_id=carol.id)]
+    ids = [m.id for m in (await lobby.open_matches(db, viewer_id=carol.id)).matches]
     assert table.id in ids and private.id not in ids
-    assert private.id in [m.id for m in await lobby.open_matches(db, viewer_id=bob.id)]
+    assert private.id in [m.id for m in (await lobby.open_matches(db, viewer_id=bob.id)).matches]
 
     running = await lobby.join_match(db, match_id=private.id, user_id=bob.id, invite_token=None)
     assert running.status == "active"

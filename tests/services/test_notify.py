@@ -6,7 +6,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.async_play import Notification
-from app.services import admin, clocks, conclusions, mail, notify, play
+from app.services import admin, clocks, conclusions, lobby, mail, notify, play
 from app.services._rows import load_seats
 from app.services.schemas import UserOut
 from tests.conftest import MakeUser
@@ -58,7 +58,7 @@ async def test_one_notification_per_waiting_period_and_a_live_badge(
 
     listed = await notify.list_notifications(db, user_id=bob.id)
     assert [(n.kind, n.match_id, n.read) for n in listed][:1] == [("your_turn", match_id, False)]
-    assert await notify.mark_read(db, user_id=bob.id, match_id=match_id) == 2  # the invitation and the turn
+    assert await notify.mark_read(db, user_id=bob.id, match_id=match_id) == 1  # joining read the invitation
     assert (await notify.list_notifications(db, user_id=bob.id))[0].read
 
     await _pass_turn(db, match_id)  # alice's second waiting period: a second notification
@@ -173,7 +173,7 @@ async def test_playing_the_turn_clears_its_notification(db: AsyncSession, make_u
 
     await _play_a_turn(db, match_id, bob)
     assert await _unread(db, bob.id, match_id, notify.YOUR_TURN) == 0
-    assert await _unread(db, bob.id, match_id, notify.INVITED) == 1  # only the turn is cleared
+    assert await _unread(db, bob.id, match_id, notify.INVITED) == 0  # answered by joining
     assert await _unread(db, alice.id, match_id, notify.YOUR_TURN) == 1  # her second turn
 
 
@@ -188,21 +188,22 @@ async def test_one_match_shows_one_line(db: AsyncSession, make_user: MakeUser) -
             await _play_a_turn(db, match_id, bob)
     assert await notification_kinds(db, bob.id, first) == ["invited", "your_turn", "your_turn", "your_turn"]
 
-    # Bob played every turn, but his invitations are unread: a line is read once all of it is.
-    listed = await notify.list_notifications(db, user_id=bob.id)
-    assert [(n.match_id, n.kind, n.read) for n in listed] == [
-        (second, "your_turn", False),
-        (first, "your_turn", False),
-    ]
-    assert (await notify.badge(db, user_id=bob.id)).unread == 2  # two matches, not eight rows
-    await notify.mark_read(db, user_id=bob.id, match_id=first)
-    listed = await notify.list_notifications(db, user_id=bob.id)
-    assert [(n.match_id, n.read) for n in listed] == [(second, False), (first, True)]
-    assert (await notify.badge(db, user_id=bob.id)).unread == 1
+    # Alice is to act in both: one unread line per match, not one per row.
     listed = await notify.list_notifications(db, user_id=alice.id)
     assert [(n.match_id, n.kind, n.read) for n in listed] == [
         (second, "your_turn", False),
         (first, "your_turn", False),
+    ]
+    assert (await notify.badge(db, user_id=alice.id)).unread == 2  # two matches, not six rows
+    await notify.mark_read(db, user_id=alice.id, match_id=first)
+    listed = await notify.list_notifications(db, user_id=alice.id)
+    assert [(n.match_id, n.read) for n in listed] == [(second, False), (first, True)]
+    assert (await notify.badge(db, user_id=alice.id)).unread == 1
+    # Bob played every turn (and answered his invitations by joining): nothing is unread.
+    listed = await notify.list_notifications(db, user_id=bob.id)
+    assert [(n.match_id, n.kind, n.read) for n in listed] == [
+        (second, "your_turn", True),
+        (first, "your_turn", True),
     ]
 
 
@@ -229,3 +230,30 @@ async def test_the_match_ended_line_says_who_won_and_how(db: AsyncSession, make_
         None,
     )
     assert lines[played].resigned == []
+
+
+async def test_an_invited_player_who_played_the_turn_has_no_unread_line(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    """Issue 19: the invited player who joins last acts first; playing that turn left the
+    match's line unread because the invitation stayed unread. Answering an invitation (joining
+    or declining) reads it, so playing the turn clears what the line shows."""
+    alice, bob = await make_user(), await make_user()
+    table = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=True
+    )
+    await lobby.join_match(db, match_id=table.id, user_id=bob.id, invite_token=None)
+    first = await play.get_match(db, match_id=table.id, viewer_id=alice.id, locale="en")
+    acting, waiting = (alice, bob) if first.legal else (bob, alice)
+    await _play_a_turn(db, table.id, acting)
+    await _play_a_turn(db, table.id, waiting)
+
+    [line] = await notify.list_notifications(db, user_id=bob.id)
+    assert (line.match_id, line.kind, line.read) == (table.id, "your_turn", True)
+    assert (await notify.badge(db, user_id=bob.id)).unread == 0
+
+    declined = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=2, options={}, invite=[bob.name], fixed_order=True
+    )
+    await lobby.leave_match(db, match_id=declined.id, user_id=bob.id)
+    assert await _unread(db, bob.id, declined.id, notify.INVITED) == 0

@@ -65,10 +65,15 @@ class Server:
             "DRACHENHORT_DATA_DIR": str(self.data_dir),
             "DRACHENHORT_BASE_URL": self.base_url,
             "DRACHENHORT_EXTRA_GAMES": "tests.support.toygame_register",
-            # The suites register and log in hundreds of users from 127.0.0.1; the throttle
-            # tests start servers with the real limits.
+            # The suites register and log in hundreds of users from 127.0.0.1, and reuse
+            # them for many tables and lines; the throttle and limit tests start servers with
+            # the real limits.
             "DRACHENHORT_REGISTRATIONS_PER_HOUR": "1000000",
             "DRACHENHORT_FAILED_LOGINS_PER_ADDRESS": "1000000",
+            "DRACHENHORT_OPEN_TABLES_PER_USER": "1000000",
+            "DRACHENHORT_BOT_MATCHES_PER_USER": "1000000",
+            "DRACHENHORT_INVITATIONS_PER_HOUR": "1000000",
+            "DRACHENHORT_CHAT_LINES_PER_MINUTE": "1000000",
             **self.env,
         }
         env.pop("DATABASE_URL", None)

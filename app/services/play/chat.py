@@ -7,16 +7,18 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Message, User
 from app.db.types import utcnow
-from app.services import live
+from app.services import live, throttle
 from app.services._db import use_case
 from app.services.errors import Forbidden
+from app.services.limits import TOO_MANY_CHAT_LINES, Limits, chat_key
 from app.services.live import Nudge
 from app.services.play import chat_text
 from app.services.play import loaded as kept
 from app.services.play.loaded import LoadedMatch
 from app.services.schemas import MessageOut
 
-MESSAGES_SHOWN = 200
+CHAT_PAGE = 50
+"""Messages per chat page: a page shows the newest, "earlier" fetches the page before."""
 
 
 def may_read(loaded: LoadedMatch, user_id: int | None) -> bool:
@@ -25,12 +27,16 @@ def may_read(loaded: LoadedMatch, user_id: int | None) -> bool:
 
 
 @use_case
-async def post_message(db: AsyncSession, *, match_id: int, user_id: int, text: str) -> MessageOut:
-    """Say something at the table (players only)."""
+async def post_message(
+    db: AsyncSession, *, match_id: int, user_id: int, text: str, limits: Limits = Limits()
+) -> MessageOut:
+    """Say something at the table (players only; ``limits.chat_lines_per_minute`` over all
+    the user's tables)."""
     loaded = await kept.load(db, match_id)
     if not may_read(loaded, user_id):
         raise Forbidden("only the players of this match can chat here")
     text = chat_text.allowed(text)
+    await throttle.spend(db, chat_key(user_id), limits.chat_lines, TOO_MANY_CHAT_LINES)
     message = Message(match_id=match_id, user_id=user_id, text=text, created_at=utcnow())
     db.add(message)
     await db.commit()
@@ -45,23 +51,25 @@ async def post_message(db: AsyncSession, *, match_id: int, user_id: int, text: s
 
 
 @use_case
-async def list_messages(db: AsyncSession, *, match_id: int, user_id: int) -> list[MessageOut]:
-    """The table's chat, oldest first (players only)."""
+async def list_messages(
+    db: AsyncSession, *, match_id: int, user_id: int, before: int | None = None
+) -> list[MessageOut]:
+    """A page of the table's chat, oldest first (players only): see ``messages``."""
     loaded = await kept.load(db, match_id)
     if not may_read(loaded, user_id):
         raise Forbidden("only the players of this match can read its chat")
-    return await messages(db, match_id)
+    return await messages(db, match_id, before=before)
 
 
-async def messages(db: AsyncSession, match_id: int) -> list[MessageOut]:
-    """The newest ``MESSAGES_SHOWN`` messages, oldest first (no membership check)."""
-    rows = await db.execute(
-        select(Message, User.name)
-        .join(User, User.id == Message.user_id)
-        .where(Message.match_id == match_id)
-        .order_by(Message.id.desc())
-        .limit(MESSAGES_SHOWN)
+async def messages(db: AsyncSession, match_id: int, *, before: int | None = None) -> list[MessageOut]:
+    """The newest ``CHAT_PAGE`` messages (those before the message ``before``, when given),
+    oldest first (no membership check). A full page may have earlier ones."""
+    query = (
+        select(Message, User.name).join(User, User.id == Message.user_id).where(Message.match_id == match_id)
     )
+    if before is not None:
+        query = query.where(Message.id < before)
+    rows = await db.execute(query.order_by(Message.id.desc()).limit(CHAT_PAGE))
     out = [
         MessageOut(id=m.id, user_id=m.user_id, name=name, text=m.text, created_at=m.created_at)
         for m, name in rows.tuples()

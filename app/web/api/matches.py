@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 from pydantic import BaseModel, Field
 
 from app.services import lobby, play, replays
 from app.services.schemas import MatchSummary, MessageOut, ReplayView
 from app.web.api.responses import errors
-from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
+from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep
 
 router = APIRouter(tags=["matches"], dependencies=[CsrfChecked])
 
@@ -45,8 +45,10 @@ class MyMatchesOut(BaseModel):
     finished: list[MatchSummary]
 
 
-@router.post("/matches", status_code=201, responses=errors(401, 403))
-async def create_match(body: CreateMatchIn, db: SessionDep, user: CurrentUser) -> MatchSummary:
+@router.post("/matches", status_code=201, responses=errors(401, 403, 429))
+async def create_match(
+    body: CreateMatchIn, db: SessionDep, user: CurrentUser, limits: LimitsDep
+) -> MatchSummary:
     return await lobby.create_match(
         db,
         creator_id=user.id,
@@ -56,13 +58,16 @@ async def create_match(body: CreateMatchIn, db: SessionDep, user: CurrentUser) -
         invite=body.invite,
         fixed_order=body.fixed_order,
         bots=body.bots,
+        limits=limits,
     )
 
 
-@router.post("/matches/{match_id}/bots", responses=errors(401, 403, 404, 409, 422))
-async def add_bots(match_id: int, body: BotsIn, db: SessionDep, user: CurrentUser) -> MatchSummary:
+@router.post("/matches/{match_id}/bots", responses=errors(401, 403, 404, 409, 422, 429))
+async def add_bots(
+    match_id: int, body: BotsIn, db: SessionDep, user: CurrentUser, limits: LimitsDep
+) -> MatchSummary:
     """Give the table's open seats to computer opponents (its creator, before the start)."""
-    return await lobby.add_bots(db, match_id=match_id, user_id=user.id, level=body.level)
+    return await lobby.add_bots(db, match_id=match_id, user_id=user.id, level=body.level, limits=limits)
 
 
 @router.post("/matches/{match_id}/join", status_code=204, responses=errors(401, 403, 404, 409))
@@ -83,14 +88,22 @@ async def cancel_match(match_id: int, db: SessionDep, user: CurrentUser) -> None
 
 
 @router.get("/matches/{match_id}/messages", responses=errors(401, 403, 404))
-async def list_messages(match_id: int, db: SessionDep, user: CurrentUser) -> list[MessageOut]:
-    """The table's chat (players only)."""
-    return await play.list_messages(db, match_id=match_id, user_id=user.id)
+async def list_messages(
+    match_id: int,
+    db: SessionDep,
+    user: CurrentUser,
+    before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
+) -> list[MessageOut]:
+    """The table's chat (players only), oldest first: its newest page of messages, or the page
+    just before the message ``before`` (the first id of a page: "earlier")."""
+    return await play.list_messages(db, match_id=match_id, user_id=user.id, before=before)
 
 
-@router.post("/matches/{match_id}/messages", status_code=201, responses=errors(401, 403, 404, 409))
-async def post_message(match_id: int, body: MessageIn, db: SessionDep, user: CurrentUser) -> MessageOut:
-    return await play.post_message(db, match_id=match_id, user_id=user.id, text=body.text)
+@router.post("/matches/{match_id}/messages", status_code=201, responses=errors(401, 403, 404, 409, 429))
+async def post_message(
+    match_id: int, body: MessageIn, db: SessionDep, user: CurrentUser, limits: LimitsDep
+) -> MessageOut:
+    return await play.post_message(db, match_id=match_id, user_id=user.id, text=body.text, limits=limits)
 
 
 @router.get("/matches/{match_id}/replay/{step}", responses=errors(403, 404, 409))

@@ -3,16 +3,18 @@ profiles. The same services as the pages."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, Query, Response
 from pydantic import BaseModel, Field
 
 from app.services import clocks, conclusions, notify, profiles, ratings, stand_ins
 from app.services.play_schemas import BadgeOut, ClockOut, NotificationOut, ProfileOut, RankingRow, RatingPoint
 from app.services.schemas import MatchSummary
 from app.web.api.responses import errors
-from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
+from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep
+
+ProfilePage = Annotated[int, Query(ge=1, le=profiles.MAX_PAGE)]
 
 router = APIRouter(tags=["asynchronous play"], dependencies=[CsrfChecked])
 
@@ -65,9 +67,9 @@ async def vote_end(db: SessionDep, user: CurrentUser, match_id: int) -> ClockOut
     return await conclusions.vote_end(db, match_id=match_id, user_id=user.id)
 
 
-@router.post("/matches/{match_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409))
-async def rematch(db: SessionDep, user: CurrentUser, match_id: int) -> MatchSummary:
-    return await conclusions.rematch(db, match_id=match_id, user_id=user.id)
+@router.post("/matches/{match_id}/rematch", status_code=201, responses=errors(401, 403, 404, 409, 429))
+async def rematch(db: SessionDep, user: CurrentUser, limits: LimitsDep, match_id: int) -> MatchSummary:
+    return await conclusions.rematch(db, match_id=match_id, user_id=user.id, limits=limits)
 
 
 @router.get("/me/notifications", responses=errors(401, takes_input=False))
@@ -93,8 +95,16 @@ async def ranking(db: SessionDep, locale: Locale, game: str) -> list[RankingRow]
 
 @router.get("/users/{name}", responses=errors(404))
 async def profile(
-    db: SessionDep, user: OptionalUser, locale: Locale, name: str, game: str = "", opponent: str = ""
+    db: SessionDep,
+    user: OptionalUser,
+    locale: Locale,
+    name: str,
+    game: str = "",
+    opponent: str = "",
+    running_page: ProfilePage = 1,
+    finished_page: ProfilePage = 1,
 ) -> ProfileOut:
+    """A player's (or a bot's) profile: running and finished matches a page each."""
     return await profiles.get_profile(
         db,
         name=name,
@@ -102,10 +112,15 @@ async def profile(
         game=game or None,
         opponent=opponent or None,
         locale=locale,
+        running_page=running_page,
+        finished_page=finished_page,
     )
 
 
 @router.get("/users/{name}/ratings/{game}", responses=errors(404))
-async def rating_history(db: SessionDep, locale: Locale, name: str, game: str) -> list[RatingPoint]:
+async def rating_history(
+    db: SessionDep, locale: Locale, name: str, game: str, page: ProfilePage = 1
+) -> list[RatingPoint]:
+    """The rating after each rated match, oldest first: page 1 is the newest ones."""
     found = await profiles.get_profile(db, name=name, viewer_id=None, locale=locale)
-    return await ratings.history(db, user_id=found.user_id, game=game)
+    return await ratings.history(db, user_id=found.user_id, game=game, page=page)

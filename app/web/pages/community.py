@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from starlette.responses import Response
 
 from app.services import admin, notify, profiles, ratings
@@ -25,6 +25,8 @@ async def profile_page(
     name: str,
     game: str = "",
     opponent: str = "",
+    running_page: Annotated[int, Query(ge=1, le=profiles.MAX_PAGE)] = 1,
+    finished_page: Annotated[int, Query(ge=1, le=profiles.MAX_PAGE)] = 1,
 ) -> Response:
     profile = await profiles.get_profile(
         db,
@@ -33,6 +35,8 @@ async def profile_page(
         game=game or None,
         opponent=opponent or None,
         locale=locale,
+        running_page=running_page,
+        finished_page=finished_page,
     )
     histories = {
         r.game: await ratings.history(db, user_id=profile.user_id, game=r.game) for r in profile.ratings

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 from urllib.parse import quote
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, Form, Query, Request
 from starlette.datastructures import FormData
 from starlette.responses import Response
 
@@ -16,7 +16,7 @@ from app.services import clocks, lobby
 from app.services._rows import game_title
 from app.services.errors import InvalidInput, NotFound
 from app.services.schemas import GameOut, UserOut
-from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
+from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect
 from app.web.pages.confirm import CONFIRMED, Confirmed, Question, ask
 from app.web.redirects import with_next
@@ -26,9 +26,15 @@ router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 
 
 @router.get("/")
-async def lobby_page(request: Request, db: SessionDep, user: OptionalUser, locale: Locale) -> Response:
+async def lobby_page(
+    request: Request,
+    db: SessionDep,
+    user: OptionalUser,
+    locale: Locale,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=lobby.MAX_PAGE)] = 1,
+) -> Response:
     games = lobby.list_games(locale)
-    open_matches = await lobby.open_matches(db, viewer_id=user.id if user else None)
+    tables = await lobby.open_matches(db, viewer_id=user.id if user else None, page=page_number)
     suggestions = await lobby.invite_suggestions(db, user_id=user.id, limit=20) if user else []
     return page(
         request,
@@ -36,13 +42,14 @@ async def lobby_page(request: Request, db: SessionDep, user: OptionalUser, local
         locale=locale,
         user=user,
         games=games,
-        open_matches=open_matches,
+        open_matches=tables.matches,
+        tables=tables,
         suggestions=suggestions,
     )
 
 
 @router.post("/matches")
-async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> Response:
+async def create_match(request: Request, db: SessionDep, user: CurrentUser, limits: LimitsDep) -> Response:
     form = await request.form()
     game = _one(form, "game")
     games = {g.slug: g for g in lobby.list_games()}
@@ -64,6 +71,7 @@ async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> R
         invite=parse_names(", ".join(v for v in form.getlist("invite") if isinstance(v, str))),
         fixed_order=_one(form, "fixed_order") in ("1", "on", "true"),
         bots=_one(form, "bots") or None,
+        limits=limits,
     )
     if days is not None and summary.status == "open":  # a table of bots has started already
         await clocks.set_time_control(
@@ -77,10 +85,11 @@ async def add_bots(
     request: Request,
     db: SessionDep,
     user: CurrentUser,
+    limits: LimitsDep,
     match_id: int,
     level: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
-    await lobby.add_bots(db, match_id=match_id, user_id=user.id, level=level)
+    await lobby.add_bots(db, match_id=match_id, user_id=user.id, level=level, limits=limits)
     return redirect(f"/matches/{match_id}", request)
 
 
@@ -186,10 +195,11 @@ async def invite_player(
     request: Request,
     db: SessionDep,
     user: CurrentUser,
+    limits: LimitsDep,
     match_id: int,
     name: Annotated[str, Form(min_length=1, max_length=40)],
 ) -> Response:
-    await lobby.invite_player(db, match_id=match_id, user_id=user.id, name=name)
+    await lobby.invite_player(db, match_id=match_id, user_id=user.id, name=name, limits=limits)
     return redirect(f"/matches/{match_id}", request)
 
 

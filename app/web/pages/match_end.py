@@ -13,7 +13,7 @@ from app.services._rows import game_title
 from app.services.errors import InvalidInput
 from app.services.play import get_match
 from app.services.schemas import UserOut
-from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
+from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect
 from app.web.pages.confirm import CONFIRMED, Confirmed, Question, ask
 from app.web.pages.lobby import days_per_move
@@ -116,6 +116,8 @@ async def vote_end(request: Request, db: SessionDep, user: CurrentUser, match_id
 
 
 @router.post("/matches/{match_id}/rematch")
-async def rematch(request: Request, db: SessionDep, user: CurrentUser, match_id: int) -> Response:
-    new = await conclusions.rematch(db, match_id=match_id, user_id=user.id)
+async def rematch(
+    request: Request, db: SessionDep, user: CurrentUser, limits: LimitsDep, match_id: int
+) -> Response:
+    new = await conclusions.rematch(db, match_id=match_id, user_id=user.id, limits=limits)
     return redirect(f"/matches/{new.id}", request)

@@ -17,7 +17,7 @@ from app.i18n import translations
 from app.services import conclusions, lobby, play
 from app.services.errors import StaleVersion
 from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
-from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
+from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page, public_url
 from app.web.pages.results import match_result
 from app.web.templating import TEMPLATE_DIR
@@ -47,6 +47,7 @@ async def match_page(
         game_css=static_if_present(m.game, "board.css"),
         game_js=static_if_present(m.game, "board.js"),
         chat=chat,
+        **chat_context(match_id),
         clock=clock,
         **{**area_context(m, locale), "invite_url": await _invite_url(db, request, settings, m, user)},
     )
@@ -171,10 +172,20 @@ async def _decided_area(
 
 @router.get("/matches/{match_id}/chat")
 async def chat(
-    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, match_id: int
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    match_id: int,
+    before: Annotated[int | None, Query(ge=1, le=2**31 - 1)] = None,
 ) -> Response:
-    messages = await play.list_messages(db, match_id=match_id, user_id=user.id)
-    return page(request, "match/_chat.html", locale=locale, user=user, chat=messages)
+    """The chat's newest page, or (``before``) the lines of the page before that message."""
+    messages = await play.list_messages(db, match_id=match_id, user_id=user.id, before=before)
+    template = "match/_chat.html" if before is None else "match/_chat_lines.html"
+    earlier = before is not None
+    return page(
+        request, template, locale=locale, user=user, chat=messages, earlier=earlier, **chat_context(match_id)
+    )
 
 
 @router.post("/matches/{match_id}/chat")
@@ -183,14 +194,23 @@ async def post_chat(
     db: SessionDep,
     user: CurrentUser,
     locale: Locale,
+    limits: LimitsDep,
     match_id: int,
     text: Annotated[str, Form(min_length=1, max_length=500)],
 ) -> Response:
-    await play.post_message(db, match_id=match_id, user_id=user.id, text=text)
-    messages = await play.list_messages(db, match_id=match_id, user_id=user.id)
+    await play.post_message(db, match_id=match_id, user_id=user.id, text=text, limits=limits)
     if request.headers.get("hx-request") != "true":
         return Response(status_code=303, headers={"Location": f"/matches/{match_id}"})
-    return page(request, "match/_chat.html", locale=locale, user=user, chat=messages)
+    messages = await play.list_messages(db, match_id=match_id, user_id=user.id)
+    return page(
+        request, "match/_chat.html", locale=locale, user=user, chat=messages, **chat_context(match_id)
+    )
+
+
+def chat_context(match_id: int) -> dict[str, Any]:
+    """What the chat templates need besides the lines: whose chat, and a full page's size
+    (a full page offers "earlier")."""
+    return {"chat_match": match_id, "chat_page": play.CHAT_PAGE}
 
 
 def area(
