@@ -43,6 +43,8 @@ KNOWN_REASONS = (
     N_("this name looks too much like a name that is taken"),
     N_("too many failed logins: wait a little and try again"),
     N_("too many registrations from your address"),
+    N_("you have resigned: the server plays your turns"),
+    N_("this changed at the same moment: please try again"),
 )
 
 
