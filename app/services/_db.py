@@ -1,4 +1,5 @@
-"""Shared plumbing for use cases: database outages become ``Unavailable``."""
+"""Shared plumbing for use cases: database outages become ``Unavailable``, a transaction lost
+to a concurrent one (deadlock, serialisation) a ``Conflict``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import ParamSpec, TypeVar
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import exc
 
-from app.services.errors import Unavailable
+from app.services.errors import Conflict, Unavailable
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -45,6 +46,21 @@ def is_outage(error: BaseException) -> bool:
     return False
 
 
+_CONTENTION = {"40P01", "40001"}
+"""PostgreSQL's deadlock victim and serialisation failure: rolled back, fine to try again."""
+CHANGED_MEANWHILE = "this changed at the same moment: please try again"
+
+
+def is_contention(error: exc.DBAPIError) -> bool:
+    """True when the database rolled the transaction back to resolve a conflict with another."""
+    cause: BaseException | None = error.orig
+    while cause is not None:
+        if getattr(cause, "sqlstate", None) in _CONTENTION or getattr(cause, "pgcode", None) in _CONTENTION:
+            return True
+        cause = cause.__cause__
+    return False
+
+
 def use_case(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
     """Mark a public service function; a lost or locked database becomes ``Unavailable``."""
 
@@ -53,6 +69,11 @@ def use_case(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
         try:
             return await fn(*args, **kwargs)
         except exc.DBAPIError as error:
+            if is_contention(error):
+                # The lock order (``_rows.lock_match``) should make this impossible; should a
+                # path still miss it, its user is asked to try again rather than shown a 500.
+                log.warning("transaction of %s lost to a concurrent one: %s", fn.__qualname__, error)
+                raise Conflict(CHANGED_MEANWHILE) from error
             if not is_outage(error):
                 raise
             log.warning("database unavailable in %s: %s", fn.__qualname__, error)

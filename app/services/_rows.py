@@ -26,6 +26,31 @@ async def load_match(db: AsyncSession, match_id: int) -> Match:
     return match
 
 
+async def lock_match(db: AsyncSession, match_id: int) -> Match:
+    """The match, read under its row's write lock: the first lock of every change to a match.
+
+    One lock order for everything that changes a match, so that two changes at once queue
+    instead of each holding what the other waits for (a draw accepted while the other player
+    resigned deadlocked, issue 19): the match row first, then its control row and its seats,
+    then what hangs off them (ratings, notifications). The move path's single statement starts
+    with the match row too. SQLite has no row locks: a write that changes nothing takes the
+    database's write lock at once, which the other writer then waits for (its busy timeout).
+    """
+    if not 1 <= match_id <= MAX_ID:
+        raise NotFound(f"there is no match {match_id}")
+    if db.get_bind().dialect.name == "sqlite":
+        await db.execute(
+            update(Match)
+            .where(Match.id == match_id)
+            .values(version=Match.version)
+            .execution_options(synchronize_session=False)
+        )
+    match = await db.get(Match, match_id, populate_existing=True, with_for_update=True)
+    if match is None:
+        raise NotFound(f"there is no match {match_id}")
+    return match
+
+
 async def load_seats(db: AsyncSession, match_ids: Iterable[int]) -> dict[int, list[MatchSeat]]:
     ids = list(set(match_ids))
     by_match: dict[int, list[MatchSeat]] = {i: [] for i in ids}

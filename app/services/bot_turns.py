@@ -9,9 +9,10 @@ a person's: validation, versioned write, request id, log, live news, notificatio
 Nothing about a bot's turn lives only in memory: the runner finds bot turns in the database
 (a sweep at start and every ``SWEEP_SECONDS``), so a worker that dies while its bot thinks
 loses nothing; another worker, or this one after a restart, takes the turn up again. The
-request id is ``bot-<match>-<version>`` and the search seed follows from the same pair, so a
-decision taken twice (two workers' sweeps) is applied once: the second gets the first's
-answer, or a stale version, and the loop reads the match again.
+request id is ``bot:<match>:<version>`` (a form no client can send, so no player can use a
+bot's next id first) and the search seed follows from the same pair, so a decision taken
+twice (two workers' sweeps) is applied once: the second gets the first's answer, or a stale
+version, and the loop reads the match again.
 
 Random and easy bots decide inline (microseconds); normal and strong search in the process
 pool of ``app.bots.pool``, so the event loop keeps serving meanwhile.
@@ -77,6 +78,8 @@ class BotRunner:
         if row.status != MatchStatus.ACTIVE:
             return None
         for seat in row.seats:
+            if seat.seat in row.resigned:
+                continue  # conceded: the clock round plays it, not a bot
             if seat.seat in row.to_act and seat.user_id is not None and seat.bot is not None:
                 return seat.seat, seat.user_id, Level(seat.bot)  # a bot, or a stand-in for a person
         return None
@@ -117,7 +120,7 @@ class BotRunner:
                 seat, user_id, level = actor
                 version = seen_version(loaded, seat)
                 move = await self._decide(loaded, seat, level, version)
-                request_id = f"bot-{match_id}-{version}"
+                request_id = decisions.ServerRequestId.of("bot", match_id, version)
                 try:
                     if move == CONFIRM:
                         await decisions.confirm_turn(

@@ -33,7 +33,7 @@ from app.db.models import Match, MatchSeat, MatchStatus
 from app.db.types import utcnow
 from app.services import conclusions, mail, notify, ratings, stand_ins
 from app.services._db import use_case
-from app.services._rows import bump_version, load_match, load_seats
+from app.services._rows import bump_version, load_match, load_seats, lock_match
 from app.services.errors import Conflict, Forbidden, InvalidInput
 from app.services.play_schemas import ClockOut
 
@@ -199,7 +199,7 @@ async def _rate_left_over(
 
 
 async def _check_match(db: AsyncSession, match_id: int, now: datetime, report: TickReport) -> None:
-    match = await load_match(db, match_id)
+    match = await lock_match(db, match_id)  # the lock order of every change to a match
     if match.status != MatchStatus.ACTIVE:
         return
     seats = (await load_seats(db, [match_id]))[match_id]

@@ -7,7 +7,9 @@
 - ``play_for`` plays the game's ``timeout_move`` for a seat (a timed-out or resigned seat).
 
 Every change to a match is ``UPDATE ... WHERE version = :seen`` (``bump_version``), so it
-happens once however many workers try.
+happens once however many workers try; and each takes the match row's lock first
+(``lock_match``), so two at once queue instead of deadlocking. A seat that resigned decides
+nothing any more: no draw, no vote (the server plays its turns).
 """
 
 from __future__ import annotations
@@ -28,10 +30,10 @@ from app.engine.registry import get_game
 from app.engine.turn import Decision, Turn, current_state, decide
 from app.services import live, lobby, notify, ratings, results
 from app.services._db import use_case
-from app.services._rows import bump_version, load_match, load_seats, seat_of, summary, user_names
+from app.services._rows import bump_version, load_match, load_seats, lock_match, seat_of, summary, user_names
 from app.services.errors import Conflict, Forbidden
 from app.services.limits import Limits
-from app.services.play.standings import resigned_last
+from app.services.play.standings import RESIGNED, resigned_last
 from app.services.play_schemas import ClockOut
 from app.services.schemas import MatchSummary
 
@@ -285,7 +287,7 @@ async def check_resign(db: AsyncSession, *, match_id: int, user_id: int) -> Matc
 async def resign(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
     """Concede. With one opponent left the match ends (you last); otherwise the server plays
     your remaining turns with the game's ``timeout_move`` and you rank last."""
-    match, seats, seat = await running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id, lock=True)
     control = await control_of(db, match_id)
     if seat in control.resigned:
         raise Conflict("you have resigned already")
@@ -322,10 +324,11 @@ async def resign(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
 @use_case
 async def offer_draw(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
     """Offer a draw (two-player games); the opponent accepts or declines."""
-    match, seats, seat = await running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id, lock=True)
     if len(seats) != 2:
         raise Conflict("a draw can be offered in two-player games only")
     control = await control_of(db, match_id)
+    _refuse_resigned(control, seat)
     if control.draw_offer_by is not None:
         raise Conflict("a draw is on offer already")
     control.draw_offer_by = seat
@@ -343,8 +346,9 @@ async def offer_draw(db: AsyncSession, *, match_id: int, user_id: int) -> ClockO
 async def answer_draw(db: AsyncSession, *, match_id: int, user_id: int, accept: bool) -> ClockOut:
     """Accept (the match ends drawn: both rank first) or decline the opponent's offer;
     the one who offered may withdraw it (``accept=False``)."""
-    match, seats, seat = await running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id, lock=True)
     control = await control_of(db, match_id)
+    _refuse_resigned(control, seat)
     if control.draw_offer_by is None:
         raise Conflict("no draw is on offer")
     if accept and control.draw_offer_by == seat:
@@ -369,8 +373,9 @@ async def vote_end(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut
     When every other player has voted, the match ends: the late seats rank last, the others
     share first place.
     """
-    match, seats, seat = await running_seat(db, match_id, user_id)
+    match, seats, seat = await running_seat(db, match_id, user_id, lock=True)
     control = await control_of(db, match_id)
+    _refuse_resigned(control, seat)
     if control.policy != TimeoutPolicy.VOTE or not control.late or control.late_for != match.turn_started_at:
         raise Conflict("nobody is out of time in this match")
     if seat in control.late:
@@ -456,9 +461,14 @@ async def rematch(
 # --- helpers ------------------------------------------------------------------------------
 
 
-async def running_seat(db: AsyncSession, match_id: int, user_id: int) -> tuple[Match, list[MatchSeat], Seat]:
-    """The running match, its seats and the user's seat (Forbidden, Conflict otherwise)."""
-    match = await load_match(db, match_id)
+async def running_seat(
+    db: AsyncSession, match_id: int, user_id: int, *, lock: bool = False
+) -> tuple[Match, list[MatchSeat], Seat]:
+    """The running match, its seats and the user's seat (Forbidden, Conflict otherwise).
+
+    ``lock``: for a change, the match row is locked first (``lock_match``).
+    """
+    match = await (lock_match(db, match_id) if lock else load_match(db, match_id))
     seats = (await load_seats(db, [match_id]))[match_id]
     seat = seat_of(seats, user_id)
     if seat is None:
@@ -466,6 +476,11 @@ async def running_seat(db: AsyncSession, match_id: int, user_id: int) -> tuple[M
     if match.status != MatchStatus.ACTIVE:
         raise Conflict("this match is not running")
     return match, seats, seat
+
+
+def _refuse_resigned(control: MatchControl, seat: Seat) -> None:
+    if seat in control.resigned:
+        raise Conflict(RESIGNED)
 
 
 async def _rank_resigned_last(

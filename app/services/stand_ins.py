@@ -20,6 +20,7 @@ from app.services import bot_turns, conclusions
 from app.services._db import use_case
 from app.services._rows import bump_version
 from app.services.errors import Conflict
+from app.services.play.standings import RESIGNED
 
 LEVEL = Level.NORMAL
 """A stand-in plays reasonably well and thinks half a second."""
@@ -42,7 +43,10 @@ async def hand_to_bots(
 @use_case
 async def take_back(db: AsyncSession, *, match_id: int, user_id: int) -> None:
     """The owner plays their seat again (a bot decision under way is refused as stale)."""
-    match, seats, seat = await conclusions.running_seat(db, match_id, user_id)
+    match, seats, seat = await conclusions.running_seat(db, match_id, user_id, lock=True)
+    control = await conclusions.control_of(db, match_id)
+    if seat in control.resigned:
+        raise Conflict(RESIGNED)  # the server plays a conceded seat, not its owner
     row = next(s for s in seats if s.seat == seat)
     if row.stand_in is None:
         raise Conflict("you are playing this seat yourself already")

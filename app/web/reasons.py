@@ -56,6 +56,8 @@ KNOWN_REASONS = (
     N_("you have too many running matches against the computer: finish one first"),
     N_("you have sent too many invitations: please wait a while"),
     N_("you are writing too fast: please wait a moment"),
+    N_("you have resigned: the server plays your turns"),
+    N_("this changed at the same moment: please try again"),
 )
 
 

@@ -12,6 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.async_play import RatingChange
+from app.db.matches import VERSION_SPAN
 from app.db.models import LoggedMove, Match, MatchSeat, User
 from app.services import accounts, bot_turns, clocks, lobby, play, stand_ins
 from app.services.errors import BadCredentials, Conflict, InvalidInput
@@ -207,3 +208,45 @@ async def test_a_bot_stands_in_for_a_timed_out_player_until_they_take_the_seat_b
         mine = await play.get_match(db, match_id=created.id, viewer_id=first.id, locale="en")
         assert mine.status != "active" or mine.viewer_seat in mine.to_act
         assert all(s.bot is None for s in mine.seats)
+
+
+async def test_a_player_cannot_take_a_bots_next_request_id_first(
+    db: AsyncSession, sessionmaker: async_sessionmaker[AsyncSession], make_user: MakeUser
+) -> None:
+    """Issue 19: a person who confirmed with the id the bot would use next froze its seat (every
+    bot write was "already used"). The server's ids take a form no client id can take."""
+    alice = await make_user()
+    summary = await lobby.create_match(
+        db, creator_id=alice.id, game="felsental", seats=2, options={}, invite=[], fixed_order=True,
+        bots="easy",
+    )  # fmt: skip
+    runner = bot_turns.BotRunner(sessionmaker)
+    await runner.load_bots()
+    await runner.play(summary.id)  # the bot's first turn, if the rules give it the start
+    chooser = random.Random(19)
+    for _ in range(50):
+        view = await play.get_match(db, match_id=summary.id, viewer_id=alice.id, locale="en")
+        assert view.viewer_seat in view.to_act
+        if "confirm" in view.legal or not view.legal:
+            break
+        await play.submit_move(
+            db, match_id=summary.id, user_id=alice.id, move=chooser.choice(view.legal),
+            expected_version=view.version, request_id=new_request_id(), locale="en",
+        )  # fmt: skip
+    # The bot will see the next public version: the id it used to take is easy to work out.
+    next_public = (view.version // VERSION_SPAN + 1) * VERSION_SPAN
+    with pytest.raises(InvalidInput):  # the server's own form is refused from anybody else
+        await play.confirm_turn(
+            db, match_id=summary.id, user_id=alice.id, expected_version=view.version,
+            request_id=f"bot:{summary.id}:{next_public}", locale="en",
+        )  # fmt: skip
+    await play.confirm_turn(
+        db, match_id=summary.id, user_id=alice.id, expected_version=view.version,
+        request_id=f"bot-{summary.id}-{next_public}", locale="en",
+    )  # fmt: skip
+    waiting = await play.get_match(db, match_id=summary.id, viewer_id=alice.id, locale="en")
+    assert waiting.status == "active" and waiting.viewer_seat not in waiting.to_act
+
+    assert await runner.play(summary.id) >= 1, "the bot's seat is not frozen"
+    after = await play.get_match(db, match_id=summary.id, viewer_id=alice.id, locale="en")
+    assert after.status != "active" or after.viewer_seat in after.to_act

@@ -2,7 +2,8 @@
 
 It runs against the test database on a free port, offers the toy game
 (``DRACHENHORT_EXTRA_GAMES``), and can be stopped and started again (a restart). ``env``
-adds or overrides environment variables (the per-address limits are lifted by default).
+adds or overrides environment variables (the per-address limits are lifted by default);
+``workers`` runs that many worker processes.
 """
 
 from __future__ import annotations
@@ -40,11 +41,14 @@ class Server:
         port: int | None = None,
         env: dict[str, str] | None = None,
         set_base_url: bool = True,
+        workers: int = 1,
     ) -> None:
         self.database_url = database_url
         self.set_base_url = set_base_url
         """False: no ``DRACHENHORT_BASE_URL``, as ``make run`` starts it."""
         self.data_dir = data_dir
+        self.workers = workers
+        """More than one: uvicorn's own worker processes behind one port (as in production)."""
         self.env = env or {}
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -84,6 +88,8 @@ class Server:
             "--host", "127.0.0.1", "--port", str(self.port),
             "--log-level", "warning", "--timeout-graceful-shutdown", "2",
         ]  # fmt: skip
+        if self.workers > 1:
+            command += ["--workers", str(self.workers)]
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         self._wait_ready()

@@ -9,8 +9,9 @@ Only then does the seat get its answer, so an answer always means "durable".
 
 Who may learn what: membership is checked before anything else (an outsider learns nothing,
 not even whether a request id was used); a waiting seat is refused before the version is
-compared (a 409 would tell it the acting seat's private version); a pending decision or an
-undo publishes nothing and leaves every timestamp as it was.
+compared (a 409 would tell it the acting seat's private version); a resigned seat decides
+nothing any more (the server plays its turns); a pending decision or an undo publishes nothing
+and leaves every timestamp as it was.
 """
 
 from __future__ import annotations
@@ -55,11 +56,27 @@ from app.services.live import Nudge
 from app.services.play import loaded as kept
 from app.services.play.loaded import LoadedMatch, pending_json
 from app.services.play.log import LoggedRow, logged, visible
-from app.services.play.standings import resigned_last
+from app.services.play.standings import RESIGNED, resigned_last
 from app.services.play.views import match_view, seat_or_forbidden
 from app.services.schemas import LogEntry, MoveResult
 
 Action = Literal["move", "undo", "confirm"]
+
+
+class ServerRequestId(str):
+    """A request id the server makes for its own decisions (a bot's): ``<kind>:<part>:...``.
+
+    A client's request id is a token (letters, digits, '-' and '_'), so no id a client can
+    send ever equals one of these, however well it guesses them: a player who used a bot's
+    next id first would freeze the bot's seat (issue 19). Only server code makes one; what a
+    client sends is a plain ``str`` and is checked as a token.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, kind: str, *parts: int | str) -> ServerRequestId:
+        return cls(":".join([kind, *map(str, parts)]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +150,7 @@ async def confirm_turn(
 
 
 async def _decide(db: AsyncSession, match_id: int, request: _Request) -> MoveResult:
-    if not is_token(request.request_id):
+    if not (isinstance(request.request_id, ServerRequestId) or is_token(request.request_id)):
         raise InvalidInput("a request id has 1 to 64 letters, digits, '-' or '_'")
     store = store_of(db)
     loaded = kept.cached(db, match_id, request.expected_version)
@@ -190,6 +207,8 @@ def _refusal(loaded: LoadedMatch, seat: Seat, action: Action, expected_version: 
     row = loaded.row
     if row.status != MatchStatus.ACTIVE or loaded.turn is None:
         return Conflict("this match is not running")
+    if seat in row.resigned:
+        return Conflict(RESIGNED)  # public knowledge: said before anything about the turn
     if seat not in row.to_act:
         if action == "undo":
             return IllegalMoveError("there is nothing to undo: committed decisions are final")

@@ -17,3 +17,7 @@ def resigned_last(ranks: Sequence[int], resigned: Sequence[int]) -> list[int]:
     for place, s in enumerate(reversed(list(resigned)), start=len(playing) + 1):
         new[s] = place
     return new
+
+
+RESIGNED = "you have resigned: the server plays your turns"
+"""Why a resigned seat's decisions are refused (it has conceded; the server plays for it)."""

@@ -94,8 +94,11 @@ def match_view(
     state: State = loaded.current() if own_pending else turn.committed
     running = loaded.is_running
     to_act = sorted(game.to_act(state)) if running else []
+    # A resigned seat decides nothing (the server plays its turns): it is shown no moves.
     legal = (
-        [str(m) for m in game.legal_moves(state, viewer_seat)] if running and viewer_seat in to_act else []
+        [str(m) for m in game.legal_moves(state, viewer_seat)]
+        if running and viewer_seat is not None and viewer_seat in to_act and viewer_seat not in row.resigned
+        else []
     )
     rows, after = log_window(loaded, log_after)
     log = visible(game, rows, viewer_seat, locale)
