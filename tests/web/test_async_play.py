@@ -173,3 +173,26 @@ async def test_the_json_api_resigns_and_reports_clock_badge_ranking_and_history(
     assert names.index(alice.name) < names.index(bob.name)
     kinds = [n["kind"] for n in (await alice.get("/api/me/notifications")).json()]
     assert "match_ended" in kinds
+
+
+async def test_a_clock_chosen_with_computer_opponents_is_the_match_clock(
+    pair: tuple[ApiUser, ApiUser],
+) -> None:
+    """A table of bots starts at once: the clock the form took is still the match's clock."""
+    alice, _ = pair
+    answer = await _form(
+        alice, "/matches", {"game": "draco", "seats": "2", "bots": "normal", "days": "1", "policy": "vote"}
+    )
+    assert answer.status_code == 303, answer.text
+    match_id = int(answer.headers["location"].rsplit("/", 1)[1])
+    clock = (await alice.get(f"/api/matches/{match_id}/clock")).json()
+    assert (clock["days_per_move"], clock["policy"]) == (1, "vote")
+    assert "Time control: 1 day per move" in (await alice.get(f"/matches/{match_id}/clock")).text
+
+    created = await alice.post(
+        "/api/matches", {"game": "draco", "seats": 2, "bots": "easy", "days_per_move": 3, "policy": "abort"}
+    )
+    assert created.status_code == 201, created.text
+    assert created.json()["status"] == "active"
+    clock = (await alice.get(f"/api/matches/{created.json()['id']}/clock")).json()
+    assert (clock["days_per_move"], clock["policy"]) == (3, "abort")

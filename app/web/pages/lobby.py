@@ -64,11 +64,9 @@ async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> R
         invite=parse_names(", ".join(v for v in form.getlist("invite") if isinstance(v, str))),
         fixed_order=_one(form, "fixed_order") in ("1", "on", "true"),
         bots=_one(form, "bots") or None,
+        days_per_move=days,
+        policy=policy,
     )
-    if days is not None and summary.status == "open":  # a table of bots has started already
-        await clocks.set_time_control(
-            db, match_id=summary.id, user_id=user.id, days_per_move=days, policy=policy
-        )
     return redirect(f"/matches/{summary.id}", request)
 
 
