@@ -41,6 +41,21 @@ async def lobby_page(request: Request, db: SessionDep, user: OptionalUser, local
     )
 
 
+@router.get("/lobby/open")
+async def open_matches(request: Request, db: SessionDep, user: OptionalUser, locale: Locale) -> Response:
+    """The lobby's open tables again: fetched on the user's live news (an invitation, a table
+    of theirs changed) and now and then for tables others opened."""
+    found = await lobby.open_matches(db, viewer_id=user.id if user else None)
+    return page(
+        request,
+        "lobby/_open_matches.html",
+        locale=locale,
+        user=user,
+        games=lobby.list_games(locale),
+        open_matches=found,
+    )
+
+
 @router.post("/matches")
 async def create_match(request: Request, db: SessionDep, user: CurrentUser) -> Response:
     form = await request.form()
