@@ -43,6 +43,10 @@ KNOWN_REASONS = (
     N_("this name looks too much like a name that is taken"),
     N_("too many failed logins: wait a little and try again"),
     N_("too many registrations from your address"),
+    N_("the current password is not right"),
+    N_("the new password and its repetition differ"),
+    N_("too many wrong passwords: wait a little"),
+    N_("that is not a time zone (they read like Europe/Berlin)"),
 )
 
 
