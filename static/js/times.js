@@ -17,10 +17,15 @@
     document.cookie = "tz=" + encodeURIComponent(zone) + "; path=/; max-age=31536000; samesite=lax";
   }
 
-  var days = new Intl.RelativeTimeFormat(lang, { numeric: "auto" });
+  var days = new Intl.RelativeTimeFormat(lang, { numeric: "auto" }); // "heute", "gestern"
+  var spans = new Intl.RelativeTimeFormat(lang, { numeric: "always" }); // "in 2 Tagen", as the server says
   var clock = new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit" });
   var dated = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
-  var whole = new Intl.DateTimeFormat(lang, { dateStyle: "full", timeStyle: "short", timeZoneName: "short" });
+  // (dateStyle and timeStyle cannot be combined with timeZoneName: the parts are named.)
+  var whole = new Intl.DateTimeFormat(lang, {
+    weekday: "long", year: "numeric", month: "long", day: "numeric",
+    hour: "2-digit", minute: "2-digit", timeZoneName: "short"
+  });
 
   function dayNumber(date) {
     return Math.floor(Date.UTC(date.getFullYear(), date.getMonth(), date.getDate()) / DAY);
@@ -38,12 +43,12 @@
     var ms = date - now;
     var size = Math.abs(ms);
     if (size >= DAY) {
-      return days.format(Math.round(ms / DAY), "day");
+      return spans.format(Math.round(ms / DAY), "day");
     }
     if (size >= HOUR) {
-      return days.format(Math.round(ms / HOUR), "hour");
+      return spans.format(Math.round(ms / HOUR), "hour");
     }
-    return days.format(Math.round(ms / MINUTE), "minute");
+    return spans.format(Math.round(ms / MINUTE), "minute");
   }
 
   function unit(value, name) {
