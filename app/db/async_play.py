@@ -65,6 +65,8 @@ class UserSettings(Base):
     mail_opt_out: Mapped[bool] = mapped_column(Boolean, default=False)
     auto_confirm: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     """Send the confirm with a decision that leaves nothing else to decide (the pages)."""
+    time_zone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    """An IANA zone the pages show times in; None: the browser's (``app.web.times``)."""
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
     vacation_year: Mapped[int] = mapped_column(Integer, default=0)
     vacation_used: Mapped[int] = mapped_column(Integer, default=0)

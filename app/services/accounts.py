@@ -136,21 +136,27 @@ async def log_in(
         raise Forbidden("this account is disabled: ask the server's administrator")
     if _hasher.check_needs_rehash(user.password_hash):
         user.password_hash = await _hash(password)
-    token = secrets.token_urlsafe(32)
-    db.add(
-        UserSession(
-            token_hash=_token_hash(token),
-            user_id=user.id,
-            created_at=now,
-            last_seen_at=now,
-            expires_at=now + SESSION_LIFETIME,
-        )
-    )
+    token = open_session(db, user.id, now)
     await db.commit()
     await throttle.forget(db, name_from)
     if client is not None:
         await throttle.release(db, f"login@{client}")
     return _user_out(user), token
+
+
+def open_session(db: AsyncSession, user_id: int, now: datetime) -> str:
+    """Add a new session of ``user_id`` (committed by the caller); returns its token."""
+    token = secrets.token_urlsafe(32)
+    db.add(
+        UserSession(
+            token_hash=_token_hash(token),
+            user_id=user_id,
+            created_at=now,
+            last_seen_at=now,
+            expires_at=now + SESSION_LIFETIME,
+        )
+    )
+    return token
 
 
 @use_case
@@ -183,6 +189,7 @@ async def _session_for_token(db: AsyncSession, token: str) -> tuple[UserOut, dat
                 User.locale,
                 User.is_admin,
                 UserSettings.auto_confirm,
+                UserSettings.time_zone,
             )
             .join(User, User.id == UserSession.user_id)
             .outerjoin(UserSettings, UserSettings.user_id == User.id)
@@ -191,7 +198,7 @@ async def _session_for_token(db: AsyncSession, token: str) -> tuple[UserOut, dat
     ).first()
     if row is None:
         return None
-    expires_at, last_seen_at, user_id, name, locale, is_admin, auto_confirm = row._tuple()
+    expires_at, last_seen_at, user_id, name, locale, is_admin, auto_confirm, time_zone = row._tuple()
     now = utcnow()
     if expires_at <= now:
         await db.execute(delete(UserSession).where(UserSession.token_hash == token_hash))
@@ -206,7 +213,14 @@ async def _session_for_token(db: AsyncSession, token: str) -> tuple[UserOut, dat
             .execution_options(synchronize_session=False)
         )
         await db.commit()
-    user = UserOut(id=user_id, name=name, locale=locale, is_admin=is_admin, auto_confirm=bool(auto_confirm))
+    user = UserOut(
+        id=user_id,
+        name=name,
+        locale=locale,
+        is_admin=is_admin,
+        auto_confirm=bool(auto_confirm),
+        time_zone=time_zone,
+    )
     return user, expires_at
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
+from zoneinfo import available_timezones
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -18,7 +19,7 @@ from app.config import Settings
 from app.db.async_play import PasswordReset, UserSettings
 from app.db.models import Match, MatchSeat, MatchStatus, User, UserSession
 from app.db.types import utcnow
-from app.services import accounts, conclusions, mail, names, sessions
+from app.services import accounts, conclusions, mail, names, sessions, throttle
 from app.services._db import use_case
 from app.services._rows import load_match, load_seats, summary, user_names
 from app.services.clocks import VACATION_DAYS_PER_YEAR, vacation_left
@@ -205,6 +206,28 @@ async def reset_password_with_token(db: AsyncSession, *, token: str, password: s
 
 
 @use_case
+async def change_password(db: AsyncSession, *, user_id: int, current: str, new: str) -> str:
+    """Set a new password for a user who knows the current one. Every session of the user ends
+    (a thief's too); the returned token is a fresh session for the browser that asked.
+
+    Wrong current passwords are counted like failed logins of the name, so a left-open
+    session cannot be used to guess the password."""
+    attempts = f"password:{user_id}"
+    await throttle.claim(db, [(attempts, accounts.LOGIN_PER_NAME)], "too many wrong passwords: wait a little")
+    password_hash = await db.scalar(select(User.password_hash).where(User.id == user_id))
+    if password_hash is None:
+        raise NotFound("no such user")
+    if not await accounts._verify(password_hash, current):
+        raise InvalidInput("the current password is not right")
+    await _set_password(db, user_id, new)
+    token = accounts.open_session(db, user_id, utcnow())
+    await db.commit()
+    await throttle.forget(db, attempts)
+    await sessions.changed(user_id)
+    return token
+
+
+@use_case
 async def get_settings(db: AsyncSession, settings: Settings, *, user_id: int) -> SettingsOut:
     prefs = await _prefs(db, user_id)
     await db.commit()
@@ -220,18 +243,23 @@ async def update_settings(
     email: str | None,
     mail_opt_out: bool,
     auto_confirm: bool = False,
+    time_zone: str | None = None,
 ) -> SettingsOut:
     email = (email or "").strip() or None
+    time_zone = (time_zone or "").strip() or None
+    if time_zone is not None and time_zone not in available_timezones():
+        raise InvalidInput("that is not a time zone (they read like Europe/Berlin)")
     if email is not None and (
         len(email) > EMAIL_MAX or "@" not in email[1:-1] or any(c.isspace() for c in email)
     ):
         raise InvalidInput("that does not look like an e-mail address")
     prefs = await _prefs(db, user_id)
-    changed = prefs.auto_confirm != auto_confirm
+    changed = (prefs.auto_confirm, prefs.time_zone) != (auto_confirm, time_zone)
     prefs.email, prefs.mail_opt_out, prefs.auto_confirm = email, mail_opt_out, auto_confirm
+    prefs.time_zone = time_zone
     await db.commit()
     if changed:
-        await sessions.changed(user_id)  # the kept users carry the preference
+        await sessions.changed(user_id)  # the kept users carry the preferences
     return await _settings_out(db, settings, prefs)
 
 
@@ -275,6 +303,7 @@ async def _settings_out(db: AsyncSession, settings: Settings, prefs: UserSetting
         email=prefs.email,
         mail_opt_out=prefs.mail_opt_out,
         auto_confirm=prefs.auto_confirm,
+        time_zone=prefs.time_zone,
         vacation_days_left=await vacation_left(db, prefs.user_id, utcnow()),
         vacation_days_per_year=VACATION_DAYS_PER_YEAR,
         mail_available=settings.smtp_enabled,

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from sqlalchemy import Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.async_play import UserSettings
+from app.db.async_play import TimeoutPolicy, UserSettings
 from app.db.models import Match, MatchSeat, MatchStatus, User
 from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
@@ -84,12 +84,17 @@ async def create_match(
     fixed_order: bool,
     bots: str | None = None,
     limits: Limits = Limits(),
+    days_per_move: int | None = None,
+    policy: str = TimeoutPolicy.TIMEOUT_MOVE,
 ) -> MatchSummary:
     """Open a table: the creator sits, invited users get reserved seats, the rest stay open
     (or, with ``bots`` a level, go to computer opponents: "play against the computer").
 
     Within ``limits``: a table that would be one open table or bot match too many, or whose
-    invitations exceed the creator's quota, is refused (429) and nothing is created."""
+    invitations exceed the creator's quota, is refused (429) and nothing is created.
+
+    The clock (``days_per_move``, ``policy``; see ``clocks``) is set before the match can start,
+    so a table that starts at once (bots) has the clock it was created with."""
     try:
         info = get_game(game).info
     except UnknownGame as error:
@@ -122,6 +127,11 @@ async def create_match(
     )
     db.add(match)
     await db.flush()
+    if days_per_move is not None:
+        from app.services.conclusions import control_of  # conclusions builds on this module
+
+        control = await control_of(db, match.id)
+        control.days_per_move, control.policy = days_per_move, policy
     rows = [MatchSeat(match_id=match.id, seat=0, user_id=creator_id)]
     rows += [MatchSeat(match_id=match.id, seat=i, reserved_for=u.id) for i, u in enumerate(invited, start=1)]
     rows += [MatchSeat(match_id=match.id, seat=i, user_id=b) for i, b in enumerate(bot_ids, start=len(rows))]

@@ -113,6 +113,8 @@ class SettingsOut(_Out):
     email: str | None
     mail_opt_out: bool
     auto_confirm: bool
+    time_zone: str | None
+    """An IANA zone; None: the browser's."""
     vacation_days_left: int
     vacation_days_per_year: int
     mail_available: bool

@@ -24,6 +24,8 @@ class UserOut(_Out):
     is_admin: bool
     auto_confirm: bool = False
     """The player's turns confirm themselves once nothing else is left to decide (pages)."""
+    time_zone: str | None = None
+    """The zone chosen in the settings (an IANA name); None: the browser's."""
 
 
 class OptionOut(_Out):

@@ -58,6 +58,10 @@ KNOWN_REASONS = (
     N_("you are writing too fast: please wait a moment"),
     N_("you have resigned: the server plays your turns"),
     N_("this changed at the same moment: please try again"),
+    N_("the current password is not right"),
+    N_("the new password and its repetition differ"),
+    N_("too many wrong passwords: wait a little"),
+    N_("that is not a time zone (they read like Europe/Berlin)"),
 )
 
 

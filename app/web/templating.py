@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from babel.dates import format_date
+from markupsafe import Markup
 from starlette.background import BackgroundTask
 from starlette.responses import HTMLResponse
 
+from app.db.types import utcnow
 from app.engine.registry import UnknownGame, get_game
-from app.i18n import LOCALES, translations
+from app.i18n import LOCALES, times, translations
 from app.services._rows import game_title
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
@@ -53,7 +57,28 @@ def environment(locale: str) -> jinja2.Environment:
     # Summaries carry the English title; pages name games in their own language.
     env.globals["game_name"] = partial(game_title, locale=locale)
     env.globals["match_options"] = _match_options(locale)
+    env.globals["moment"] = _moment(locale)
+    env.globals["date_of"] = partial(format_date, format="medium", locale=locale)
     return env
+
+
+def _moment(locale: str) -> Any:
+    """``moment(dt, relative=False)``: a ``<time>`` in the page's time zone and language, the
+    whole moment on hover; static/js/times.js renders it again in the browser's own zone and
+    keeps relative ones ("in 2 days") current. Fragments rendered without a page (live
+    pushes) fall back to UTC until the script has run."""
+
+    @jinja2.pass_context
+    def moment(context: Any, when: datetime | None, relative: bool = False) -> Markup:
+        if when is None:
+            return Markup("")
+        where, now = times.zone(context.get("time_zone")), utcnow()
+        text = times.relative(when, locale, now) if relative else times.calendar(when, locale, where, now)
+        return Markup('<time datetime="{}" title="{}" data-moment="{}">{}</time>').format(
+            when.isoformat(), times.full(when, locale, where), "relative" if relative else "calendar", text
+        )
+
+    return moment
 
 
 def _match_options(locale: str) -> Any:

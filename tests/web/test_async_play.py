@@ -16,7 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services import admin
 from tests.services.async_support import Sink, smtp_sink
-from tests.support.client import PASSWORD, ApiUser, log_in, register
+from tests.support.client import PASSWORD, ApiUser, csrf_for, log_in, register
 from tests.support.server import Server
 
 
@@ -173,3 +173,73 @@ async def test_the_json_api_resigns_and_reports_clock_badge_ranking_and_history(
     assert names.index(alice.name) < names.index(bob.name)
     kinds = [n["kind"] for n in (await alice.get("/api/me/notifications")).json()]
     assert "match_ended" in kinds
+
+
+async def test_a_clock_chosen_with_computer_opponents_is_the_match_clock(
+    pair: tuple[ApiUser, ApiUser],
+) -> None:
+    """A table of bots starts at once: the clock the form took is still the match's clock."""
+    alice, _ = pair
+    answer = await _form(
+        alice, "/matches", {"game": "draco", "seats": "2", "bots": "normal", "days": "1", "policy": "vote"}
+    )
+    assert answer.status_code == 303, answer.text
+    match_id = int(answer.headers["location"].rsplit("/", 1)[1])
+    clock = (await alice.get(f"/api/matches/{match_id}/clock")).json()
+    assert (clock["days_per_move"], clock["policy"]) == (1, "vote")
+    assert "Time control: 1 day per move" in (await alice.get(f"/matches/{match_id}/clock")).text
+
+    created = await alice.post(
+        "/api/matches", {"game": "draco", "seats": 2, "bots": "easy", "days_per_move": 3, "policy": "abort"}
+    )
+    assert created.status_code == 201, created.text
+    assert created.json()["status"] == "active"
+    clock = (await alice.get(f"/api/matches/{created.json()['id']}/clock")).json()
+    assert (clock["days_per_move"], clock["policy"]) == (3, "abort")
+
+
+async def test_a_password_is_changed_in_the_settings_and_other_sessions_end(
+    sink_and_server: tuple[Sink, Server],
+) -> None:
+    """Issue 20.13: no mail needed; the current password is asked; other sessions end, this one stays."""
+    _, server = sink_and_server
+    alice = await register(server.base_url)
+    other = await log_in(server.base_url, alice.user["name"])
+    try:
+        page = await alice.get("/settings")
+        assert 'action="/settings/password"' in page.text and 'name="time_zone"' in page.text
+        assert 'name="language"' in page.text and 'name="mail_opt_out"' in page.text
+
+        wrong = {"current": "not my password", "new": "a new secret 1", "repeated": "a new secret 1"}
+        refused = await _form(alice, "/settings/password", wrong)
+        assert refused.status_code == 422 and "current password is not right" in refused.text
+        differ = {"current": PASSWORD, "new": "a new secret 1", "repeated": "a new secret 2"}
+        assert (await _form(alice, "/settings/password", differ)).status_code == 422
+        assert (await other.get("/settings")).status_code == 200  # nothing changed yet
+
+        right = {"current": PASSWORD, "new": "a new secret 1", "repeated": "a new secret 1"}
+        changed = await _form(alice, "/settings/password", right)
+        assert changed.status_code == 303 and changed.headers["location"] == "/settings?password=changed"
+        shown = await alice.get("/settings?password=changed")
+        assert shown.status_code == 200 and "Every other session" in shown.text  # this browser stays in
+        assert (await other.get("/api/me/badge")).status_code == 401  # the other one is out
+        with pytest.raises(AssertionError):
+            await log_in(server.base_url, alice.user["name"])  # the old password is gone
+        again = await log_in(server.base_url, alice.user["name"], "a new secret 1")
+        await again.aclose()
+    finally:
+        await alice.aclose()
+        await other.aclose()
+
+
+async def test_the_settings_choose_language_and_time_zone(pair: tuple[ApiUser, ApiUser]) -> None:
+    """Issue 20.10/13: times in the chosen zone and language, never UTC in ISO form."""
+    alice, _ = pair
+    alice.csrf = await csrf_for(alice.client)
+    bad = await _form(alice, "/settings", {"time_zone": "Mars/Olympus"})
+    assert bad.status_code == 422
+    saved = await _form(alice, "/settings", {"time_zone": "Europe/Berlin", "language": "de"})
+    assert saved.status_code == 200 and "Gespeichert" in saved.text
+    assert 'value="Europe/Berlin" selected' in saved.text
+    assert re.search(r"heute \d\d:\d\d", saved.text) and " UTC" not in saved.text
+    assert "MEZ" in saved.text or "MESZ" in saved.text  # the whole moment on hover

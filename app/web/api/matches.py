@@ -25,6 +25,8 @@ class CreateMatchIn(BaseModel):
     bots: Literal["easy", "normal", "strong"] | None = Field(
         default=None, description="Give the seats nobody is invited to computer opponents of this level"
     )
+    days_per_move: int | None = Field(default=None, ge=1, le=14, description="The clock; none by default")
+    policy: Literal["timeout_move", "bot", "vote", "abort"] = "timeout_move"
 
 
 class BotsIn(BaseModel):
@@ -59,6 +61,8 @@ async def create_match(
         fixed_order=body.fixed_order,
         bots=body.bots,
         limits=limits,
+        days_per_move=body.days_per_move,
+        policy=body.policy,
     )
 
 

@@ -1,4 +1,4 @@
-"""What every page template gets: the user, the locale, the CSRF token."""
+"""What every page template gets: the user, the locale, the time zone, the CSRF token."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from fastapi import Request
 from starlette.responses import Response
 
+from app.i18n.times import zone_names
 from app.services.schemas import UserOut
 from app.web.deps import current_csrf_token
 from app.web.templating import TemplateResponse, render
@@ -40,11 +41,26 @@ def page(
         "request": request,
         "user": user,
         "page_locale": locale,
+        "time_zone": time_zone_of(request, user),
         "csrf_token": current_csrf_token(request),
         "path": request.url.path,
         **context,
     }
     return render(locale, template, full, status_code=status_code)
+
+
+TIME_ZONE_COOKIE = "tz"
+"""The browser's own zone, written by static/js/times.js (read only, never trusted as more)."""
+
+
+def time_zone_of(request: Request, user: UserOut | None) -> str:
+    """The zone chosen in the settings, else the browser's, else UTC."""
+    chosen = user.time_zone if user else None
+    browser = request.cookies.get(TIME_ZONE_COOKIE)
+    for name in (chosen, browser):
+        if name and name in zone_names():
+            return name
+    return "UTC"
 
 
 def redirect(url: str, request: Request) -> Response:

@@ -7,9 +7,16 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Query, Request
 from starlette.responses import Response
 
-from app.services import admin, notify, profiles, ratings
+from app.db.types import utcnow
+from app.i18n import LOCALES
+from app.i18n.times import zone_names
+from app.services import accounts, admin, notify, profiles, ratings
+from app.services.errors import InvalidInput
+from app.services.play_schemas import SettingsOut
+from app.services.schemas import UserOut
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep, SettingsDep
-from app.web.pages.common import page, redirect
+from app.web.pages.accounts import set_session_cookie
+from app.web.pages.common import page, redirect, time_zone_of
 from app.web.pages.matches import game_title_in
 from app.web.templating import render
 
@@ -89,7 +96,8 @@ async def settings_page(
     request: Request, db: SessionDep, settings: SettingsDep, user: CurrentUser, locale: Locale
 ) -> Response:
     mine = await admin.get_settings(db, settings, user_id=user.id)
-    return page(request, "play/settings.html", locale=locale, user=user, mine=mine, saved=False)
+    changed = request.query_params.get("password") == "changed"
+    return _settings_page(request, user, locale, mine, password_changed=changed)
 
 
 @router.post("/settings")
@@ -102,6 +110,8 @@ async def save_settings(
     email: Annotated[str, Form(max_length=300)] = "",
     mail_opt_out: Annotated[str, Form(max_length=8)] = "",
     auto_confirm: Annotated[str, Form(max_length=8)] = "",
+    time_zone: Annotated[str, Form(max_length=64)] = "",
+    language: Annotated[str, Form(max_length=10)] = "",
 ) -> Response:
     mine = await admin.update_settings(
         db,
@@ -110,8 +120,58 @@ async def save_settings(
         email=email,
         mail_opt_out=mail_opt_out in ("1", "on", "true"),
         auto_confirm=auto_confirm in ("1", "on", "true"),
+        time_zone=time_zone,
     )
-    return page(request, "play/settings.html", locale=locale, user=user, mine=mine, saved=True)
+    if language and language != user.locale:
+        user = await accounts.set_locale(db, user_id=user.id, locale=language)
+        locale = user.locale
+    user = user.model_copy(update={"time_zone": mine.time_zone, "auto_confirm": mine.auto_confirm})
+    return _settings_page(request, user, locale, mine, saved=True)
+
+
+@router.post("/settings/password")
+async def change_password(
+    request: Request,
+    db: SessionDep,
+    settings: SettingsDep,
+    user: CurrentUser,
+    current: Annotated[str, Form(max_length=1000)],
+    new: Annotated[str, Form(max_length=1000)],
+    repeated: Annotated[str, Form(max_length=1000)],
+) -> Response:
+    """A new password for who knows the current one: every other session ends, this browser
+    gets a fresh one."""
+    if new != repeated:
+        raise InvalidInput("the new password and its repetition differ")
+    token = await admin.change_password(db, user_id=user.id, current=current, new=new)
+    # A redirect: the page's forms need the CSRF token of the new session.
+    response = redirect("/settings?password=changed", request)
+    set_session_cookie(response, request, settings.base_url, token)
+    return response
+
+
+def _settings_page(
+    request: Request,
+    user: UserOut,
+    locale: str,
+    mine: SettingsOut,
+    *,
+    saved: bool = False,
+    password_changed: bool = False,
+) -> Response:
+    return page(
+        request,
+        "play/settings.html",
+        locale=locale,
+        user=user,
+        mine=mine,
+        saved=saved,
+        password_changed=password_changed,
+        zones=zone_names(),
+        languages=LOCALES,
+        browser_zone=time_zone_of(request, None),
+        now_utc=utcnow(),
+    )
 
 
 @router.get("/password/forgot")

@@ -48,6 +48,21 @@ async def lobby_page(
     )
 
 
+@router.get("/lobby/open")
+async def open_matches(request: Request, db: SessionDep, user: OptionalUser, locale: Locale) -> Response:
+    """The lobby's open tables again: fetched on the user's live news (an invitation, a table
+    of theirs changed) and now and then for tables others opened."""
+    found = await lobby.open_matches(db, viewer_id=user.id if user else None)
+    return page(
+        request,
+        "lobby/_open_matches.html",
+        locale=locale,
+        user=user,
+        games=lobby.list_games(locale),
+        open_matches=found,
+    )
+
+
 @router.post("/matches")
 async def create_match(request: Request, db: SessionDep, user: CurrentUser, limits: LimitsDep) -> Response:
     form = await request.form()
@@ -72,11 +87,9 @@ async def create_match(request: Request, db: SessionDep, user: CurrentUser, limi
         fixed_order=_one(form, "fixed_order") in ("1", "on", "true"),
         bots=_one(form, "bots") or None,
         limits=limits,
+        days_per_move=days,
+        policy=policy,
     )
-    if days is not None and summary.status == "open":  # a table of bots has started already
-        await clocks.set_time_control(
-            db, match_id=summary.id, user_id=user.id, days_per_move=days, policy=policy
-        )
     return redirect(f"/matches/{summary.id}", request)
 
 
