@@ -46,7 +46,8 @@ def head(*headers: str) -> bytes:
 class PeakRss:
     def __init__(self, process: psutil.Process) -> None:
         self.process = process
-        self.before = self.peak = process.memory_info().rss
+        self.before: int = process.memory_info().rss
+        self.peak = self.before
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._sample, daemon=True)
         self._thread.start()
@@ -59,7 +60,8 @@ class PeakRss:
     def stop(self) -> float:
         self._stop.set()
         self._thread.join()
-        return (self.peak - self.before) / MIB
+        grown: float = (self.peak - self.before) / MIB
+        return grown
 
 
 def huge(port: int, worker: psutil.Process, size: int, chunked: bool) -> None:
