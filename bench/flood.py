@@ -56,9 +56,8 @@ async def flood(lifted: bool, log_dir: Path) -> None:
             answers["bot matches"] = Counter(
                 [await post(flooder, "/api/matches", bots) for _ in range(BOT_MATCHES)]
             )
-            chat_table = (
-                await http.post("/api/matches", json={"game": "felsental", "seats": 2}, headers=partner.headers)
-            ).json()["id"]
+            duel = {"game": "felsental", "seats": 2}
+            chat_table = (await http.post("/api/matches", json=duel, headers=partner.headers)).json()["id"]
             await post(flooder, f"/api/matches/{chat_table}/join", {})
             path = f"/api/matches/{chat_table}/messages"
             answers["chat lines"] = Counter(
