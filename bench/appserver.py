@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 import psutil  # type: ignore[import-untyped]
@@ -60,6 +61,7 @@ class AppServer:
         keep: bool = False,
         log_statements: bool = False,
         profile: Path | None = None,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.database = database
         self.workers = workers
@@ -69,6 +71,8 @@ class AppServer:
         self.log_statements = log_statements
         self.profile = profile
         """pyinstrument the one worker (``bench/profile_app.py``) and write the report here."""
+        self.env = dict(env or {})
+        """Settings over the bench's own (``bench/flood.py`` puts the per-user limits back)."""
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
 
@@ -97,6 +101,7 @@ class AppServer:
             "DRACHENHORT_BOT_MATCHES_PER_USER": "1000000",
             "DRACHENHORT_INVITATIONS_PER_HOUR": "1000000",
             "DRACHENHORT_CHAT_LINES_PER_MINUTE": "1000000",
+            **self.env,
         }
         env.pop("DATABASE_URL", None)
         target = "app.main:create_app"

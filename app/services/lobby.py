@@ -9,6 +9,7 @@ from typing import Any, Literal
 
 from sqlalchemy import Select, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
 
 from app.db.async_play import TimeoutPolicy, UserSettings
 from app.db.models import Match, MatchSeat, MatchStatus, User
@@ -398,12 +399,12 @@ async def open_matches(db: AsyncSession, *, viewer_id: int | None, page: int = 1
     free_seat = select(MatchSeat.match_id).where(
         MatchSeat.user_id.is_(None), MatchSeat.reserved_for.is_(None)
     )
-    mine = select(MatchSeat.match_id).where(
-        or_(MatchSeat.user_id == viewer_id, MatchSeat.reserved_for == viewer_id)
-    )
-    shown = (
-        or_(Match.id.in_(free_seat), Match.id.in_(mine)) if viewer_id is not None else Match.id.in_(free_seat)
-    )
+    shown: ColumnElement[bool] = Match.id.in_(free_seat)
+    if viewer_id is not None:
+        mine = select(MatchSeat.match_id).where(
+            or_(MatchSeat.user_id == viewer_id, MatchSeat.reserved_for == viewer_id)
+        )
+        shown = or_(shown, Match.id.in_(mine))
     matches = list(
         await db.scalars(
             select(Match)

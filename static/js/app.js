@@ -57,6 +57,19 @@
   });
 
   // A sent chat message clears its input.
+  // A refusal lands in #flash at the top of the page; when the control that caused it (the
+  // chat at the bottom, a phone's long board) has scrolled that out of sight, bring it back.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var flash = event.detail && event.detail.target;
+    if (!(flash instanceof HTMLElement) || flash.id !== "flash" || !flash.textContent.trim()) {
+      return;
+    }
+    var box = flash.getBoundingClientRect();
+    if (box.bottom <= 0 || box.top >= window.innerHeight) {
+      flash.scrollIntoView({ block: "nearest" });
+    }
+  });
+
   document.addEventListener("htmx:afterRequest", function (event) {
     var form = event.target;
     if (form instanceof HTMLFormElement && form.classList.contains("chat-form") && event.detail.successful) {
