@@ -55,6 +55,7 @@ MAX_INDEXES = 256
 """Matches a process keeps an index of (least recently used first out)."""
 
 _ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
+NO_SUCH_STEP = "there is no such step in this match (yet)"
 
 
 @use_case
@@ -78,7 +79,7 @@ async def replay(
     if step is None:
         step = steps
     if not 0 <= step <= steps:
-        raise Conflict(f"there is no step {step} in this match (steps so far: {steps})")
+        raise Conflict(NO_SUCH_STEP)  # a fixed reason: the pages show it translated
     upto = index.ends[step - 1] if step else 0
     start = index.ends[step - 2] if step > 1 else 0
     state = await _state_after(db, match, game, index, upto)
