@@ -15,10 +15,10 @@ the step before built (one or two decisions).
 Why a per-process index rather than snapshots stored in the database: applying decisions is
 cheap (~15 us each in Drachenland); what cost ~200 ms of CPU and ~450 KB a request at step
 2,800 was reading, describing and sending the whole log. Measured by ``bench/replay_step.py``
-on a finished 3,700-decision match (SQLite): 2-3 ms of CPU and ~18 KB at step 10, 1,000 and
-2,800 alike. The first step asked of a match in a process builds its index (one read of the
-(seat, move) columns, one rebuild up to that step: ~75 ms there, once). Stored snapshots would
-save that once-per-process cost but need the move path (owned elsewhere) to write them, or a
+on a finished 3,600-decision match (PostgreSQL): 2-3 ms of CPU and 13-18 KB at step 10, 1,000
+and 2,800 alike. The first step asked of a match in a process builds its index (one read of the
+(seat, move) columns, one rebuild up to that step: ~65 ms there, once). Stored snapshots would
+save that once-per-process cost but need the move path to write them (a cost on every decision), or a
 GET that writes, and a migration; the log stays the only truth and every checkpoint is rebuilt
 from it. ``MAX_INDEXES`` bounds the memory: the index of a 3,700-decision match holds 74
 checkpoints and ~3,100 step ends, ~40 KB.
@@ -55,6 +55,7 @@ MAX_INDEXES = 256
 """Matches a process keeps an index of (least recently used first out)."""
 
 _ENDED = (MatchStatus.FINISHED, MatchStatus.ABORTED)
+NO_SUCH_STEP = "there is no such step in this match (yet)"
 
 
 @use_case
@@ -78,7 +79,7 @@ async def replay(
     if step is None:
         step = steps
     if not 0 <= step <= steps:
-        raise Conflict(f"there is no step {step} in this match (steps so far: {steps})")
+        raise Conflict(NO_SUCH_STEP)  # a fixed reason: the pages show it translated
     upto = index.ends[step - 1] if step else 0
     start = index.ends[step - 2] if step > 1 else 0
     state = await _state_after(db, match, game, index, upto)

@@ -34,6 +34,7 @@ KNOWN_REASONS = (
     N_("only the players of this match can chat here"),
     N_("the message is empty"),
     N_("this match has not started: there is nothing to replay"),
+    N_("there is no such step in this match (yet)"),
     N_("this match is not running"),
     N_("the password must not be the name"),
     N_("a name may use letters, digits, '_', '-' and '.' only"),

@@ -4,11 +4,13 @@ is a link to the step; no key hint on a phone, where the board can be enlarged."
 
 from __future__ import annotations
 
+import random
 import re
 from typing import Any
 
 import pytest
 
+from app.services.play.views import LOG_PAGE
 from tests.browser.pages import PHONE, VIEWPORTS, api_client, register, register_apart
 from tests.support.client import request_id
 from tests.support.server import Server
@@ -135,5 +137,78 @@ def test_the_replay_steps_without_page_loads(server: Server, browser: Any, viewp
         expect(page.locator(".replay-keys")).to_be_hidden() if viewport == PHONE else expect(
             page.locator(".replay-keys")
         ).to_be_visible()
+    finally:
+        context.close()
+
+
+def _long_drachenland_match(base: str, alice: str, bob: str, decisions: int) -> int:
+    """A two-player Drachenland match ``decisions`` random decisions in (more than a log page)."""
+    chooser = random.Random("replay-log-pages")
+    players = {alice: api_client(base, alice)[0], bob: api_client(base, bob)[0]}
+    try:
+        created = players[alice].post(
+            "/api/matches", json={"game": "drachenland", "seats": 2, "invite": [bob], "fixed_order": True}
+        )
+        assert created.status_code == 201, created.text
+        match_id = int(created.json()["id"])
+        assert players[bob].post(f"/api/matches/{match_id}/join", json={}).status_code == 204
+        made = 0
+        while made < decisions:
+            for client in players.values():
+                view = client.get(f"/api/matches/{match_id}").json()
+                assert view["status"] == "active"
+                if not view["legal"]:
+                    continue
+                move = chooser.choice(view["legal"])
+                path, body = ("confirm", {}) if move == "confirm" else ("moves", {"move": move})
+                answer = client.post(
+                    f"/api/matches/{match_id}/{path}",
+                    json={**body, "expected_version": view["version"], "request_id": request_id()},
+                )
+                assert answer.status_code == 200, answer.text
+                made += 1
+        return match_id
+    finally:
+        for client in players.values():
+            client.close()
+
+
+def test_a_step_shows_the_newest_log_page_and_earlier_ones_on_request(server: Server, browser: Any) -> None:
+    """Issue 19.4: a step's frame carries one page of its log, not the whole log up to it (which
+    made every autoplay step cost more than the one before); "Show earlier moves" adds the rest."""
+    from playwright.sync_api import expect
+
+    base = server.base_url
+    context = browser.new_context(locale="en-US", viewport={"width": 1366, "height": 768})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        bob = register_apart(browser, base)
+        alice = register(page, base)
+        match_id = _long_drachenland_match(base, alice, bob, 2 * LOG_PAGE + 10)
+        page.goto(f"{base}/matches/{match_id}/replay")
+        lines = page.locator("[data-replay-log] li")
+        shown = lines.count()
+        first_page = [int(v) for v in lines.evaluate_all("(items) => items.map((li) => li.value)")]
+        assert min(first_page) > LOG_PAGE  # only the newest page of decisions
+
+        earlier = page.locator("[data-replay-earlier]")
+        for _ in range(5):
+            if earlier.count() == 0:
+                break
+            earlier.click()  # a real click where the button is (it moves down as lines come)
+            expect(lines).not_to_have_count(shown)
+            shown = lines.count()
+        expect(earlier).to_have_count(0)
+        values = [int(v) for v in lines.evaluate_all("(items) => items.map((li) => li.value)")]
+        assert values == sorted(values, reverse=True)  # newest first, no page twice or out of order
+        assert values[-1] == 1 and set(first_page) <= set(values)
+
+        # Stepping swaps the frame: the log is one page again, for the step shown.
+        page.locator("[data-replay=prev]").click()
+        expect(page.locator("[data-replay-earlier]")).to_have_count(1)
+        assert max(int(v) for v in lines.evaluate_all("(items) => items.map((li) => li.value)")) <= max(
+            values
+        )
     finally:
         context.close()

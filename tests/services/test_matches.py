@@ -422,7 +422,7 @@ async def test_replay_of_every_step_equals_the_snapshot(db: AsyncSession, make_u
     assert (await replays.replay(db, match_id=match_id, viewer_id=None, step=None, locale="en")).step == len(
         ends
     )
-    with pytest.raises(Conflict, match=rf"steps so far: {len(ends)}\)"):
+    with pytest.raises(Conflict, match=r"no such step"):
         await replays.replay(db, match_id=match_id, viewer_id=None, step=len(ends) + 1, locale="en")
 
 

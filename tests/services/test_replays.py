@@ -109,7 +109,7 @@ async def test_any_step_equals_the_rebuild_from_the_first_decision(
             user_id, seat = chooser.choice(viewers)
             shown = await replays.replay(db, match_id=match_id, viewer_id=user_id, step=step, locale="en")
             _assert_rebuilt_from_the_start(shown, match, logged, seat)
-        with pytest.raises(Conflict, match=rf"no step {steps + 1} .*steps so far: {steps}\)"):
+        with pytest.raises(Conflict, match=r"no such step"):
             await replays.replay(db, match_id=match_id, viewer_id=None, step=steps + 1, locale="en")
 
 

@@ -194,6 +194,14 @@ async def test_replay_page_steps(toy_match: ToyMatch) -> None:
     assert 'data-replay="prev"' in page.text and 'type="range"' in page.text
     first = await m.other.get(f"/matches/{m.id}/replay?step=0")
     assert 'data-replay="first" class="button" aria-disabled="true"' in first.text
+    # A step the match does not have (yet) says so, in the reader's language (issue 19.4).
+    steps = (await m.other.get(f"/api/matches/{m.id}/replay/0")).json()["steps"]
+    async with httpx.AsyncClient(
+        base_url=m.other.client.base_url, headers={"Accept-Language": "de"}
+    ) as visitor:
+        beyond = await visitor.get(f"/matches/{m.id}/replay?step={steps + 1}")
+    assert beyond.status_code == 409
+    assert "Diesen Schritt gibt es in dieser Partie (noch) nicht" in beyond.text
 
 
 async def test_rules_page_and_unknown_game(server: Server) -> None:
