@@ -17,7 +17,9 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 
+from app.db.accounts import User
 from app.db.matches import VERSION_SPAN
 from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.types import utcnow
@@ -208,3 +210,31 @@ async def test_a_clock_changed_with_the_last_join_is_a_versioned_step(
         else:
             assert days is None and steps == 2, "join and start; the clock was refused"
         await alice.post(f"/api/matches/{match_id}/resign")
+
+
+async def test_an_administrator_aborts_while_a_player_resigns(
+    pair: tuple[Actor, Actor], two_workers: Server, database_url: str
+) -> None:
+    alice, bob = pair
+    host = await new_actor(two_workers.base_url, database_url)
+    engine = make_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(update(User).where(User.id == host.id).values(is_admin=True))
+        ids = []
+        for _ in range(ROUNDS):
+            match_id = (await start_match([alice, bob], "toy"))["id"]
+            ids.append(match_id)
+            aborted, resigned = await asyncio.gather(
+                host.post(
+                    f"/admin/matches/{match_id}/abort", data={"confirmed": "yes"}, follow_redirects=False
+                ),
+                bob.post(f"/api/matches/{match_id}/resign"),
+            )
+            assert aborted.status_code in (303, 409), aborted.text  # the page redirects when done
+            _answered(resigned)
+            assert (aborted.status_code == 303) != (resigned.status_code == 200), "one of them ended it"
+    finally:
+        await host.aclose()
+        await dispose(engine)
+    await check_consistency(database_url, ids)
