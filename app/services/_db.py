@@ -10,8 +10,9 @@ from typing import ParamSpec, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 from sqlalchemy import exc
+from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.services.errors import Conflict, Unavailable
+from app.services.errors import Conflict, DomainError, Unavailable
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -61,13 +62,38 @@ def is_contention(error: exc.DBAPIError) -> bool:
     return False
 
 
+_LOCKED_IN = "drachenhort.locked_in"
+
+
+def hold_lock(db: AsyncSession) -> None:
+    """Note that the session's transaction now holds a row lock (released at its end)."""
+    db.info[_LOCKED_IN] = db.sync_session.get_transaction()
+
+
+def _holds_lock(db: AsyncSession) -> bool:
+    transaction = db.sync_session.get_transaction()
+    return transaction is not None and db.info.get(_LOCKED_IN) is transaction
+
+
 def use_case(fn: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
-    """Mark a public service function; a lost or locked database becomes ``Unavailable``."""
+    """Mark a public service function; a lost or locked database becomes ``Unavailable``.
+
+    A refusal (any other ``DomainError``) after a row lock (``hold_lock``) rolls the session
+    back: a use case that locked a match and then said no keeps nobody waiting while its
+    caller goes on with the same session.
+    """
 
     @functools.wraps(fn)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return await fn(*args, **kwargs)
+        except Unavailable:
+            raise
+        except DomainError:
+            session = kwargs.get("db", args[0] if args else None)
+            if isinstance(session, AsyncSession) and _holds_lock(session):
+                await session.rollback()
+            raise
         except exc.DBAPIError as error:
             if is_contention(error):
                 # The lock order (``_rows.lock_match``) should make this impossible; should a

@@ -12,6 +12,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from app.db.matches import VERSION_SPAN, public_version
 from app.db.models import Match, MatchSeat, User
 from app.engine.registry import UnknownGame, get_game
+from app.services._db import hold_lock
 from app.services.errors import InvalidInput, NotFound
 from app.services.schemas import MatchStatusName, MatchSummary, SeatOut
 
@@ -46,6 +47,7 @@ async def lock_match(db: AsyncSession, match_id: int) -> Match:
             .execution_options(synchronize_session=False)
         )
     match = await db.get(Match, match_id, populate_existing=True, with_for_update=True)
+    hold_lock(db)  # a refusal from here on releases it (``use_case``)
     if match is None:
         raise NotFound(f"there is no match {match_id}")
     return match

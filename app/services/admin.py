@@ -21,7 +21,7 @@ from app.db.models import Match, MatchSeat, MatchStatus, User, UserSession
 from app.db.types import utcnow
 from app.services import accounts, conclusions, mail, names, sessions, throttle
 from app.services._db import use_case
-from app.services._rows import load_match, load_seats, summary, user_names
+from app.services._rows import load_match, load_seats, lock_match, summary, user_names
 from app.services.clocks import VACATION_DAYS_PER_YEAR, vacation_left
 from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.play_schemas import AdminUserOut, SettingsOut
@@ -79,6 +79,8 @@ async def check_abort(db: AsyncSession, *, admin_id: int, match_id: int) -> Matc
 @use_case
 async def abort_match(db: AsyncSession, *, admin_id: int, match_id: int) -> None:
     """Call off a running or open match (unrated, no result)."""
+    await _require_admin(db, admin_id)
+    await lock_match(db, match_id)  # first, as every change that ends a match (_rows.lock_match)
     match, seats = await _abortable(db, admin_id, match_id)
     control = await conclusions.control_of(db, match_id)
     if not await conclusions.abort(db, match, seats, control, conclusion="aborted"):

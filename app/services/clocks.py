@@ -33,7 +33,7 @@ from app.db.models import Match, MatchSeat, MatchStatus
 from app.db.types import utcnow
 from app.services import conclusions, mail, notify, ratings, stand_ins
 from app.services._db import use_case
-from app.services._rows import bump_version, load_match, load_seats, lock_match
+from app.services._rows import bump_version, load_seats, lock_match
 from app.services.errors import Conflict, Forbidden, InvalidInput
 from app.services.play_schemas import ClockOut
 
@@ -72,16 +72,26 @@ class TickReport:
 async def set_time_control(
     db: AsyncSession, *, match_id: int, user_id: int, days_per_move: int | None, policy: str
 ) -> ClockOut:
-    """Choose the clock of a match that has not started (its creator only)."""
+    """Choose the clock of a match that has not started (its creator only).
+
+    A change of the table like any other: versioned, under the match row's lock taken first
+    (as a join takes it), so it lands before the last join starts the match or is refused after
+    it, never silently in between; the seated players are told at once.
+    """
     check_time_control(days_per_move, policy)
-    match = await load_match(db, match_id)
+    match = await lock_match(db, match_id)
     if match.created_by != user_id:
         raise Forbidden("only the creator can choose the time control")
     if match.status != MatchStatus.OPEN:
         raise Conflict("the time control is chosen before the match starts")
+    if not await bump_version(db, match, match.version, updated_at=utcnow()):
+        await db.rollback()
+        raise Conflict("the match changed at the same moment: please try again")
     control = await conclusions.control_of(db, match_id)
     control.days_per_move, control.policy = days_per_move, policy
+    seats = (await load_seats(db, [match_id]))[match_id]
     await db.commit()
+    await conclusions.publish(match, seats)
     return conclusions.clock_out(match, control, deadline(match, control))
 
 

@@ -433,7 +433,11 @@ async def rematch(
         bots=bots,
         limits=limits,
     )
-    # lobby.create_match commits on its own: the link and the clock follow in a second step.
+    # lobby.create_match commits on its own: the link and the clock follow in a second step,
+    # a versioned change of the new table like any other (the clock's, ``clocks``).
+    new_match = await lock_match(db, new.id)
+    if not await bump_version(db, new_match, new_match.version, updated_at=utcnow()):
+        raise Conflict(_CHANGED)  # cannot happen under the lock; rolled back with the session
     new_control = await control_of(db, new.id)
     new_control.days_per_move, new_control.policy, new_control.rematch_of = days, policy, match_id
     claimed = await db.execute(

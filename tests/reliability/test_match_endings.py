@@ -17,7 +17,10 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 
+from app.db.accounts import User
+from app.db.matches import VERSION_SPAN
 from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.types import utcnow
 from app.services import clocks
@@ -48,11 +51,12 @@ async def pair(two_workers: Server, database_url: str) -> AsyncIterator[tuple[Ac
 
 
 def _answered(*responses: httpx.Response) -> list[int]:
-    """The statuses; a refusal must say why (in the project's error body), never a 5xx."""
+    """The statuses; a refusal says why (409, or 403 for a move whose turn the other request
+    took away), never a 5xx."""
     for response in responses:
         assert response.status_code < 500, response.text
         if response.status_code != 200:
-            assert response.status_code == 409, response.text
+            assert response.status_code in (403, 409), response.text
             assert response.json()["detail"], response.text
     return [r.status_code for r in responses]
 
@@ -169,3 +173,68 @@ async def _tick(sessionmaker: Any, now: Any) -> clocks.TickReport:
             return report
         await asyncio.sleep(0.05)
     raise AssertionError("the clock round never got its lock")
+
+
+async def test_a_clock_changed_with_the_last_join_is_a_versioned_step(
+    pair: tuple[Actor, Actor], database_url: str
+) -> None:
+    """Issue 19, finding 12: the clock, sent with the last join, changed the started match
+    unannounced. Now it lands as its own step before the start (one more version, the table
+    told), or is refused once the match has started; never in between."""
+    alice, bob = pair
+    for _ in range(ROUNDS):
+        created = await alice.post(
+            "/api/matches", {"game": "toy", "seats": 2, "options": {}, "fixed_order": True}
+        )
+        match_id = created.json()["id"]
+        opened = (await alice.get(f"/api/matches/{match_id}")).json()["version"] // VERSION_SPAN
+        clock, joined = await asyncio.gather(
+            alice.client.put(
+                alice.url(f"/api/matches/{match_id}/clock"),
+                json={"days_per_move": 3, "policy": "vote"},
+                headers={"X-CSRF-Token": alice.csrf},
+            ),
+            bob.post(f"/api/matches/{match_id}/join", {}),
+        )
+        _answered(clock)
+        assert joined.status_code in (204, 409), joined.text
+        if joined.status_code == 409:  # the clock came first and the join was told to try again
+            assert clock.status_code == 200
+            assert (await bob.post(f"/api/matches/{match_id}/join", {})).status_code == 204
+        view = (await alice.get(f"/api/matches/{match_id}")).json()
+        assert view["status"] == "active"
+        steps = view["version"] // VERSION_SPAN - opened
+        days = (await _clock(alice, match_id))["days_per_move"]
+        if clock.status_code == 200:
+            assert days == 3 and steps == 3, "clock, join and start: three announced steps"
+        else:
+            assert days is None and steps == 2, "join and start; the clock was refused"
+        await alice.post(f"/api/matches/{match_id}/resign")
+
+
+async def test_an_administrator_aborts_while_a_player_resigns(
+    pair: tuple[Actor, Actor], two_workers: Server, database_url: str
+) -> None:
+    alice, bob = pair
+    host = await new_actor(two_workers.base_url, database_url)
+    engine = make_engine(database_url)
+    try:
+        async with engine.begin() as conn:
+            await conn.execute(update(User).where(User.id == host.id).values(is_admin=True))
+        ids = []
+        for _ in range(ROUNDS):
+            match_id = (await start_match([alice, bob], "toy"))["id"]
+            ids.append(match_id)
+            aborted, resigned = await asyncio.gather(
+                host.post(
+                    f"/admin/matches/{match_id}/abort", data={"confirmed": "yes"}, follow_redirects=False
+                ),
+                bob.post(f"/api/matches/{match_id}/resign"),
+            )
+            assert aborted.status_code in (303, 409), aborted.text  # the page redirects when done
+            _answered(resigned)
+            assert (aborted.status_code == 303) != (resigned.status_code == 200), "one of them ended it"
+    finally:
+        await host.aclose()
+        await dispose(engine)
+    await check_consistency(database_url, ids)

@@ -15,8 +15,9 @@ from app.db.async_play import Notification, UserSettings
 from app.db.models import MatchStatus
 from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.types import utcnow
-from app.services import clocks, conclusions, lobby
+from app.services import clocks, conclusions, live, lobby
 from app.services.errors import Conflict, Forbidden, InvalidInput
+from app.services.live import Nudge
 from tests.conftest import MakeUser
 from tests.services.async_support import (
     control,
@@ -240,3 +241,25 @@ async def test_a_resigned_seat_is_played_by_the_background_round(
     assert set(await logged_seats(db, match_id)) == {0, 1}
     clock = await conclusions.get_clock(db, match_id=match_id)
     assert clock.resigned == [1, 0] and clock.timed_out == []
+
+
+async def test_a_clock_change_of_an_open_table_is_versioned_and_told_to_the_table(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    """Issue 19: the clock changed without a version step, unannounced (even racing the last
+    join into a started match). It is a change of the table like any other now."""
+    alice, bob = await make_user(), await make_user()
+    created = await lobby.create_match(
+        db, creator_id=alice.id, game="toy", seats=3, options={}, invite=[bob.name], fixed_order=True
+    )
+    await lobby.join_match(db, match_id=created.id, user_id=bob.id, invite_token=None)
+    before = (await load(db, created.id)).committed_version
+    async with live.subscribe_match(created.id) as news, live.subscribe_user(bob.id) as bobs:
+        await clocks.set_time_control(
+            db, match_id=created.id, user_id=alice.id, days_per_move=3, policy="vote"
+        )
+        after = (await load(db, created.id)).committed_version
+        assert after == before + 1, "the change moved the table's version"
+        assert await news.get(timeout=1) == Nudge("match", created.id, after)
+        assert await bobs.get(timeout=1) == Nudge("user", bob.id)
+    assert (await control(db, created.id)).days_per_move == 3
