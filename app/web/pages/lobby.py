@@ -23,6 +23,8 @@ from app.web.redirects import with_next
 from app.web.templating import TEMPLATE_DIR, render
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+HOME_MATCHES = 10
+"""Running matches the home page lists (your turn first); "my matches" has them all."""
 
 
 @router.get("/")
@@ -30,6 +32,7 @@ async def lobby_page(request: Request, db: SessionDep, user: OptionalUser, local
     games = lobby.list_games(locale)
     open_matches = await lobby.open_matches(db, viewer_id=user.id if user else None)
     suggestions = await lobby.invite_suggestions(db, user_id=user.id, limit=20) if user else []
+    mine = await lobby.my_matches(db, user_id=user.id, order="oldest") if user else None
     return page(
         request,
         "lobby/index.html",
@@ -38,6 +41,8 @@ async def lobby_page(request: Request, db: SessionDep, user: OptionalUser, local
         games=games,
         open_matches=open_matches,
         suggestions=suggestions,
+        running=(mine["your_turn"] + mine["waiting"])[:HOME_MATCHES] if mine else [],
+        running_more=len(mine["your_turn"]) + len(mine["waiting"]) > HOME_MATCHES if mine else False,
     )
 
 
