@@ -15,11 +15,12 @@ from app.games.felsental.board import (
     HEXES,
     TRACKS,
     CardId,
+    Opt,
     Role,
 )
 from app.games.felsental.geometry import crossbow_row, fire_line
 from app.games.felsental.match import match_score
-from app.games.felsental.rules import to_act
+from app.games.felsental.rules import option_has_effect, to_act
 from app.games.felsental.state import FelsState, Phase
 from app.games.felsental.text import option_label
 
@@ -118,6 +119,7 @@ def view(state: FelsState, seat: Seat | None) -> JSON:
         "fury_used": state.fury_used,
         "cards": cards,
         "hand": None if own is None else [card_view(c) for c in own.hand],
+        "without_effect": _without_effect(state, viewer_role),
         "must_discard": (
             own is not None and state.active is viewer_role and len(own.hand) > HAND_LIMIT and not over
         ),
@@ -127,6 +129,20 @@ def view(state: FelsState, seat: Seat | None) -> JSON:
         "fire_lines": {str(i): list(fire_line(state, i)) for i in range(len(DIRECTIONS))},
         "crossbow_row": None if (row := crossbow_row(state)) is None else list(row),
     }
+
+
+def _without_effect(state: FelsState, viewer_role: Role | None) -> list[str]:
+    """The card options in the acting viewer's hand that would do nothing now (a crossbow with
+    no dwarf in its row, a net on a netted dragon): the page says so before they are played."""
+    if viewer_role is None or state.active is not viewer_role or state.phase is Phase.OVER:
+        return []
+    hand = state.side(viewer_role).hand
+    return [
+        f"play:{card}:{o.opt}"
+        for card in hand
+        for o in CARDS[card].options
+        if o.opt is not Opt.DEFEND and not option_has_effect(state, o.opt, o.value)
+    ]
 
 
 def _play_view(state: FelsState) -> JSON | None:
