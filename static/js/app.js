@@ -134,4 +134,12 @@
       field.select();
     }
   });
+  // A table that starts while its page is open gets its board live; its Replay link shows then too.
+  document.addEventListener("drachenhort:area-swapped", function () {
+    var area = document.getElementById("match-area");
+    var replay = document.querySelector("[data-replay-link]");
+    if (area && replay) {
+      replay.hidden = area.getAttribute("data-status") === "open";
+    }
+  });
 })();

@@ -39,7 +39,10 @@ def test_the_home_page_says_whose_turn_it_is_and_who_invited_you(
         # Karin moves; Bob's home page, open all the while, says it is his turn now.
         karin.locator(f"#running-list a[href='/matches/{match_id}']").click()
         karin.locator("#match-area [data-move]").first.click()
+        expect(karin.locator(".log-entry.pending")).to_have_count(1)
         karin.locator("[data-match-action=confirm]").click()
+        expect(karin.locator(".turn-status")).to_contain_text("Waiting for")
+        expect(bob.locator("#turn-badge")).to_contain_text("Your turn: 1")  # the live news came
         expect(row).to_contain_text("Your turn!")
         expect(row).not_to_contain_text("waiting for")
 
