@@ -3,7 +3,14 @@ with its time, and the home page listing running matches and whose turn it is.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from tests.browser.studio import Shot, Studio, scene
+
+
+def _open_rules(page: Any) -> None:
+    page.locator("[data-rules-link]").click()
+    page.locator("#rules-panel h1").wait_for()
 
 
 @scene("clock")
@@ -17,6 +24,7 @@ def clock(studio: Studio) -> list[Shot]:
     studio.play(other, [bob, karin], 3)
     return [
         Shot("clocked-match", f"/matches/{match_id}", bob),
+        Shot("rules-panel", f"/matches/{match_id}", karin, _open_rules),
         Shot("home-running", "/", bob),
         Shot("settings-full", "/settings", karin),
     ]

@@ -33,7 +33,7 @@ def test_the_rules_open_beside_the_board_and_a_first_match_says_what_to_click(
 
         hint = alice.locator("#first-hint")
         expect(hint).to_be_visible()
-        expect(hint).to_contain_text("click (or tap) one")
+        expect(hint).to_contain_text("click (or tap) a highlighted piece")
 
         rules_link = alice.locator(".match-links").get_by_role("link", name="Rules")
         if touch:
