@@ -242,6 +242,7 @@ def summary(
         seats=seat_outs(seats, names),
         created_by=match.created_by,
         your_turn=your_turn,
+        to_act=list(match.to_act) if match.status == "active" else [],
         waiting_since=match.turn_started_at if match.status == "active" else None,
         invite_token=match.invite_token if is_member(seats, viewer_id) else None,
         options=dict(match.options),

@@ -16,7 +16,7 @@ from sqlalchemy import case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import Notification, UserSettings
-from app.db.models import Match, MatchSeat, MatchStatus
+from app.db.models import Match, MatchSeat, MatchStatus, User
 from app.db.store import records
 from app.db.types import utcnow
 from app.services import live, results
@@ -167,6 +167,10 @@ async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "e
     ended = [m for n, _, m in lines if n.kind == MATCH_ENDED]
     seats = await load_seats(db, [m.id for m in ended])
     names = await user_names(db, [s for rows in seats.values() for s in rows])
+    hosts = {m.created_by for n, _, m in lines if n.kind == INVITED}
+    if hosts:
+        found = await db.execute(select(User.id, User.name).where(User.id.in_(hosts)))
+        names.update({user_id: name for user_id, name in found.tuples()})
     return [
         NotificationOut(
             id=n.id,
@@ -176,6 +180,7 @@ async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "e
             created_at=n.created_at,
             read=not unread_count,
             **(_ending(match, seats[match.id], names) if n.kind == MATCH_ENDED else {}),
+            invited_by=names.get(match.created_by) if n.kind == INVITED else None,
         )
         for n, unread_count, match in lines
     ]

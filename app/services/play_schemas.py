@@ -42,6 +42,8 @@ class NotificationOut(_Out):
     """For ``match_ended``: the names of those who resigned."""
     conclusion: str | None = None
     """For ``match_ended``: ``resigned``, ``draw``, ``vote``, ``aborted``; None: the rules ended it."""
+    invited_by: str | None = None
+    """For ``invited``: the name of the table's creator."""
 
 
 class BadgeOut(_Out):

@@ -130,3 +130,15 @@ async def _results(
         .limit(OPPONENTS_SHOWN)
     )
     return results, sorted(counts), sorted(set(other), key=str.casefold)
+
+
+@use_case
+async def is_new_player(db: AsyncSession, *, user_id: int) -> bool:
+    """Whether the user has not finished a match yet (the match page then says what to click)."""
+    finished = (
+        select(MatchSeat.match_id)
+        .join(Match, Match.id == MatchSeat.match_id)
+        .where(MatchSeat.user_id == user_id, Match.status == MatchStatus.FINISHED)
+        .limit(1)
+    )
+    return await db.scalar(finished) is None

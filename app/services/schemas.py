@@ -67,6 +67,8 @@ class MatchSummary(_Out):
     seats: list[SeatOut]
     created_by: int
     your_turn: bool
+    to_act: list[int] = Field(default_factory=list)
+    """The seats whose move it is (a running match; empty otherwise)."""
     waiting_since: datetime | None
     invite_token: str | None
     """Only for members of the match (seated or invited); None for everybody else."""

@@ -147,4 +147,35 @@
       field.select();
     }
   });
+  // A table that starts while its page is open gets its board live; its Replay link shows then too.
+  document.addEventListener("drachenhort:area-swapped", function () {
+    var area = document.getElementById("match-area");
+    var replay = document.querySelector("[data-replay-link]");
+    if (area && replay) {
+      replay.hidden = area.getAttribute("data-status") === "open";
+    }
+  });
+  // The rules beside the board: htmx puts the rules page's article in the panel, this shows it.
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var panel = document.getElementById("rules-panel");
+    if (panel && event.target && event.target.id === "rules-panel-body") {
+      panel.hidden = false;
+      var close = panel.querySelector("[data-rules-close]");
+      if (close) {
+        close.focus();
+      }
+    }
+  });
+  document.addEventListener("click", function (event) {
+    var close = event.target instanceof Element ? event.target.closest("[data-rules-close]") : null;
+    var panel = document.getElementById("rules-panel");
+    if (close && panel) {
+      panel.hidden = true;
+      document.getElementById("rules-panel-body").innerHTML = ""; // one page heading again
+      var link = document.querySelector("[data-rules-link]");
+      if (link) {
+        link.focus();
+      }
+    }
+  });
 })();

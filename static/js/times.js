@@ -106,6 +106,11 @@
     countdowns(now);
   }
 
+  // The settings' "this browser's zone" choice names the zone (the server learns it only from the cookie).
+  document.querySelectorAll("[data-browser-zone]").forEach(function (el) {
+    el.textContent = el.getAttribute("data-browser-zone").replace("{zone}", zone);
+  });
+
   render();
   document.addEventListener("htmx:afterSettle", render);
   // After the live area's swap its clock panel is put in place too (static/js/live.js).

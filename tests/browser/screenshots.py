@@ -108,7 +108,11 @@ def _photograph(base_url: str, shots: list[Shot], out: Path) -> Iterator[Path]:
 def _take(
     browser: Any, base_url: str, shot: Shot, locale: str, viewport: dict[str, int], out: Path
 ) -> Iterator[Path]:
-    context = browser.new_context(viewport=viewport, locale="de-DE" if locale == "de" else "en-US")
+    context = browser.new_context(
+        viewport=viewport,
+        locale="de-DE" if locale == "de" else "en-US",
+        timezone_id="Europe/Berlin" if locale == "de" else "Europe/London",  # times in the reader's zone
+    )
     try:
         if shot.viewer is not None:
             log_in(context, base_url, shot.viewer.name, locale)

@@ -40,7 +40,10 @@ def test_the_header_is_one_line_on_a_phone(server: Server, browser: Any, locale:
         me = register(page, base)
         start_toy_match(base, me, other)
         page.goto(f"{base}/matches")
-        expect(page.locator("#turn-badge .badge-short")).to_have_text("1")
+        # Says what it counts, not a bare "1" (issue 20.16).
+        expect(page.locator("#turn-badge .badge-short")).to_have_text(
+            "Am Zug: 1" if locale == "de-DE" else "To play: 1"
+        )
         expect(page.locator("#turn-badge")).to_have_accessible_name(
             "Du bist dran: 1" if locale == "de-DE" else "Your turn: 1"
         )

@@ -63,6 +63,10 @@ def test_a_german_player_reads_times_in_berlin_time_and_sees_the_countdown(
         karin.goto(f"{base}/notifications")  # the next page is rendered in her zone by the server
         assert "UTC" not in karin.locator("#notifications").inner_html()
 
+        # The settings name her browser's zone as the default choice.
+        karin.goto(f"{base}/settings")
+        expect(karin.locator("#time-zone option[value='']")).to_have_text("Die des Browsers (Europe/Berlin)")
+
         # Bob, in English and New York, waits: the countdown stands beside Karin's name on his page.
         bob.goto(f"{base}/matches/{match_id}")
         theirs = bob.locator(f".player.to-act:has-text('{karin_name}') [data-seat-clock]")

@@ -15,11 +15,12 @@ from app.games.felsental.board import (
     HEXES,
     TRACKS,
     CardId,
+    Opt,
     Role,
 )
 from app.games.felsental.geometry import crossbow_row, fire_line
 from app.games.felsental.match import match_score
-from app.games.felsental.rules import to_act
+from app.games.felsental.rules import option_has_effect, to_act
 from app.games.felsental.state import FelsState, Phase
 from app.games.felsental.text import attack_line, option_label
 
@@ -118,6 +119,7 @@ def view(state: FelsState, seat: Seat | None) -> JSON:
         "fury_used": state.fury_used,
         "cards": cards,
         "hand": None if own is None else [card_view(c) for c in own.hand],
+        "without_effect": _without_effect(state, viewer_role),
         "must_discard": (
             own is not None and state.active is viewer_role and len(own.hand) > HAND_LIMIT and not over
         ),
@@ -139,6 +141,20 @@ def _wounds_by_leg(state: FelsState) -> list[list[int]]:
         by_dragon, by_dwarves = sum(state.dwarf_wounds), sum(state.dragon_wounds)
         legs.append([by_dragon if s == state.dragon_seat else by_dwarves for s in (0, 1)])
     return legs
+
+
+def _without_effect(state: FelsState, viewer_role: Role | None) -> list[str]:
+    """The card options in the acting viewer's hand that would do nothing now (a crossbow with
+    no dwarf in its row, a net on a netted dragon): the page says so before they are played."""
+    if viewer_role is None or state.active is not viewer_role or state.phase is Phase.OVER:
+        return []
+    hand = state.side(viewer_role).hand
+    return [
+        f"play:{card}:{o.opt}"
+        for card in hand
+        for o in CARDS[card].options
+        if o.opt is not Opt.DEFEND and not option_has_effect(state, o.opt, o.value)
+    ]
 
 
 def _play_view(state: FelsState) -> JSON | None:

@@ -23,6 +23,8 @@ from app.web.redirects import with_next
 from app.web.templating import TEMPLATE_DIR, render
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+HOME_MATCHES = 10
+"""Running matches the home page lists (your turn first); "my matches" has them all."""
 
 
 @router.get("/")
@@ -36,6 +38,7 @@ async def lobby_page(
     games = lobby.list_games(locale)
     tables = await lobby.open_matches(db, viewer_id=user.id if user else None, page=page_number)
     suggestions = await lobby.invite_suggestions(db, user_id=user.id, limit=20) if user else []
+    mine = await lobby.my_matches(db, user_id=user.id, order="oldest") if user else None
     return page(
         request,
         "lobby/index.html",
@@ -45,6 +48,8 @@ async def lobby_page(
         open_matches=tables.matches,
         tables=tables,
         suggestions=suggestions,
+        running=(mine["your_turn"] + mine["waiting"])[:HOME_MATCHES] if mine else [],
+        running_more=len(mine["your_turn"]) + len(mine["waiting"]) > HOME_MATCHES if mine else False,
     )
 
 

@@ -14,7 +14,7 @@ from starlette.responses import Response
 from app.config import Settings
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
-from app.services import conclusions, lobby, play
+from app.services import conclusions, lobby, play, profiles
 from app.services.errors import StaleVersion
 from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep, SettingsDep
@@ -38,9 +38,11 @@ async def match_page(
 ) -> Response:
     m, chat = await play.get_match_page(db, match_id=match_id, viewer_id=_id(user), locale=locale)
     clock = await conclusions.get_clock(db, match_id=match_id)
+    seated = user is not None and m.viewer_seat is not None and m.status == "active"
     return page(
         request,
         "match/page.html",
+        first_match=seated and user is not None and await profiles.is_new_player(db, user_id=user.id),
         locale=locale,
         user=user,
         game_title=game_title_in(m.game, locale),

@@ -134,3 +134,25 @@ def test_rules_pages_are_plain_fragments(locale: str) -> None:
     html = ENV.get_template(f"games/felsental/rules_{locale}.html").render()
     assert "<script" not in html and "style=" not in html and "<html" not in html
     assert ("zwei Etappen" in html) == (locale == "de") and ("two legs" in html) == (locale == "en")
+
+
+@pytest.mark.parametrize(("locale", "note"), [("en", "no effect now"), ("de", "jetzt ohne Wirkung")])
+def test_a_crossbow_without_a_target_says_so_before_it_is_played(locale: str, note: str) -> None:
+    """Issue 20.16: a legal option that would do nothing (the log's "without effect") is marked
+    on its button before the player picks it; one with a target is not."""
+    from dataclasses import replace
+
+    from tests.games.felsental.helpers import position
+
+    shot = position(
+        dwarf_hand=["DW15"], dragon_hand=["DR34"], active=Role.DWARVES, dwarves=("A2", "C1", "D4")
+    )
+    blocked = replace(shot, dwarf_hexes=("C2", "C1", "D4"))
+    seat = shot.seat_of(Role.DWARVES)
+    for state, idle in ((shot, False), (blocked, True)):
+        html, legal = render(state, seat, locale)
+        assert "play:DW15:crossbow" in legal
+        button = re.search(r'<button[^>]*data-move="play:DW15:crossbow"[^>]*>.*?</button>', html, re.S)
+        assert button is not None
+        assert (note in button.group(0)) is idle
+    assert FELSENTAL.view(blocked, 1 - seat)["without_effect"] == []  # the other side is told nothing
