@@ -36,7 +36,12 @@ class _Kept:
 
 def kept_user(db: AsyncSession, token: str) -> UserOut | None:
     """The user this process kept for ``token``, if still fresh."""
-    found = _kept_of(store_of(db)).get(token)
+    return kept_in(store_of(db), token)
+
+
+def kept_in(store: Store, token: str) -> UserOut | None:
+    """``kept_user`` without a database session (a live stream asks before every event)."""
+    found = _kept_of(store).get(token)
     if found is not None and found.until > time.monotonic() and found.expires_at > utcnow():
         return found.user
     return None

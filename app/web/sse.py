@@ -32,8 +32,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.db.models import MatchStatus
-from app.db.store import store_of
-from app.services import accounts, notify
+from app.db.store import Store, store_of
+from app.services import accounts, notify, sessions
 from app.services._rows import MAX_ID
 from app.services.live import Broker, Nudge, NudgeKind, Subscription
 from app.services.play import chat, pushes
@@ -168,16 +168,19 @@ class Watcher:
     """Who watches a stream, asked again before every event: a stream may stay open for hours,
     and its session may end meanwhile (its viewer's seat is read from each version)."""
 
-    def __init__(self, request: Request, token: str | None, user: UserOut | None) -> None:
+    def __init__(self, request: Request, token: str | None, user: UserOut | None, store: Store) -> None:
         self._request = request
         self._token = token
+        self._store = store
         self.user = user
         self.locale = locale_for(request, user)
 
     @classmethod
     async def of(cls, request: Request) -> Watcher:
         token = request.cookies.get(SESSION_COOKIE)
-        return cls(request, token, await _session_user(request, token))
+        async with _maker(request)() as db:
+            user = await accounts.user_for_token(db, token=token) if token else None
+            return cls(request, token, user, store_of(db))
 
     @property
     def user_id(self) -> int | None:
@@ -188,15 +191,23 @@ class Watcher:
         the language changed) and, with ``badge``, its own lists'."""
         if self.user is None:
             return []
-        return [("account", self.user.id), *([("user", self.user.id)] if badge else [])]
+        keys: list[tuple[NudgeKind, int]] = [("account", self.user.id)]
+        if badge:
+            keys.append(("user", self.user.id))
+        return keys
 
     async def still_valid(self) -> bool:
         """False once the session the stream was opened with has ended (the stream ends then:
         nothing more goes out under a session the rest of the server refuses). A visitor
         without a session has nothing to lose."""
-        if self.user is None:
+        if self.user is None or self._token is None:
             return True
-        now = await _session_user(self._request, self._token)
+        # The kept answer while fresh (no database session: ~1 us); else one query, whose
+        # answer is kept for the process's other streams of this session.
+        now = sessions.kept_in(self._store, self._token)
+        if now is None:
+            async with _maker(self._request)() as db:
+                now = await accounts.user_for_token(db, token=self._token)
         if now is None or now.id != self.user.id:
             return False
         if now is not self.user:
@@ -206,14 +217,6 @@ class Watcher:
     def seat_in(self, loaded: kept.LoadedMatch) -> int | None:
         """The viewer's seat in this version (None: a spectator's view)."""
         return loaded.seat_of(self.user_id)
-
-
-async def _session_user(request: Request, token: str | None) -> UserOut | None:
-    """The user of the session ``token`` now: kept per process, so no query while fresh."""
-    if not token:
-        return None
-    async with _maker(request)() as db:
-        return await accounts.user_for_token(db, token=token)
 
 
 def _maker(request: Request) -> async_sessionmaker[AsyncSession]:

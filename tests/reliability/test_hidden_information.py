@@ -13,7 +13,11 @@ Every few steps, for every viewer, the hidden data that viewer must not know is 
 database (other hands, draw piles, face-down tiles, screens: ``hidden.py``) and the API
 answer, the match page and the board partial must stay byte for byte the same. Every few steps
 a replay step is fetched by every viewer and checked the same way (and against an altered
-state). All SSE messages of the match, for every viewer, are bare nudges.
+state). Every view a viewer's live stream pushes is its own view of that version.
+
+Live streams are also held open while a table changes hands (issue 19: join, leave, the
+start's shuffle, moves, a stand-in, take-back, resignations, logout): every push each stream
+carries must be what its user's own GET of that version shows (``held.py``).
 """
 
 from __future__ import annotations
