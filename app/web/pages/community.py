@@ -7,7 +7,6 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Query, Request
 from starlette.responses import Response
 
-from app.db.types import utcnow
 from app.i18n import LOCALES
 from app.i18n.times import zone_names
 from app.services import accounts, admin, notify, profiles, ratings
@@ -170,7 +169,6 @@ def _settings_page(
         zones=zone_names(),
         languages=LOCALES,
         browser_zone=time_zone_of(request, None),
-        now_utc=utcnow(),
     )
 
 

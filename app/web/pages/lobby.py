@@ -54,17 +54,25 @@ async def lobby_page(
 
 
 @router.get("/lobby/open")
-async def open_matches(request: Request, db: SessionDep, user: OptionalUser, locale: Locale) -> Response:
-    """The lobby's open tables again: fetched on the user's live news (an invitation, a table
-    of theirs changed) and now and then for tables others opened."""
-    found = await lobby.open_matches(db, viewer_id=user.id if user else None)
+async def open_matches(
+    request: Request,
+    db: SessionDep,
+    user: OptionalUser,
+    locale: Locale,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=lobby.MAX_PAGE)] = 1,
+) -> Response:
+    """A page of the lobby's open tables again (the list alone, its pager stays): fetched on the
+    user's live news (an invitation, a table of theirs changed) and now and then for tables
+    others opened."""
+    found = await lobby.open_matches(db, viewer_id=user.id if user else None, page=page_number)
     return page(
         request,
         "lobby/_open_matches.html",
         locale=locale,
         user=user,
         games=lobby.list_games(locale),
-        open_matches=found,
+        open_matches=found.matches,
+        tables_page=found.page,
     )
 
 
