@@ -77,7 +77,9 @@ def drachenland(studio: Studio) -> list[Shot]:
     # The decisions after the roll: a figure and a die (six choices), then a treasure to take.
     late = studio.users("ole", "pia")
     third = studio.match("drachenland", late)
-    actor = studio.play(third, late, 60, until=lambda m: len(m["log"]) > 8 and m["view"]["phase"] == "choose1")
+    actor = studio.play(
+        third, late, 60, until=lambda m: len(m["log"]) > 8 and m["view"]["phase"] == "choose1"
+    )
     shots += _both("drachenland-dice", third, actor)
     more = studio.users("quin", "rita")
     fourth = studio.match("drachenland", more)

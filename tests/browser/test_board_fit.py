@@ -34,7 +34,7 @@ def _phase(name: str) -> Until:
 
 def _offers(*moves: str) -> Until:
     return lambda m: any(
-        x in m["legal"] or x.endswith(":") and any(y.startswith(x) for y in m["legal"]) for x in moves
+        x in m["legal"] or (x.endswith(":") and any(y.startswith(x) for y in m["legal"])) for x in moves
     )
 
 
