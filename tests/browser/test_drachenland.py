@@ -424,7 +424,7 @@ def demonstrate_undo(actor: Player, other: Player, state: dict[str, Any], choose
     expect(undo).to_be_disabled()
     expect(page.locator(".dl-dice .dl-die-value")).to_have_text(dice)
     expect(page.locator(".log-entry", has_text=re.compile(r"\brolls\b|\brerolls\b"))).to_have_count(rolled)
-    expect(page.locator(".dl-actions [data-move^='choose:']")).not_to_have_count(0)
+    expect(page.locator(".dl-turn [data-move^='choose:']")).not_to_have_count(0)
 
 
 def check_layout(page: Any, expect: Any) -> None:
