@@ -54,7 +54,7 @@ MODES = [
 SEATS = {"draco": 2, "drachenland": 2, "felsental": 2}
 OPTIONS = {"felsental": {"dwarf_setup": "free", "hand_exchange": True}}
 """Felsental's variants add kinds of their own: the dwarves placed freely, the hand exchanged."""
-DECISIONS = {"draco": 160, "drachenland": 260, "felsental": 220}
+DECISIONS = {"draco": 160, "drachenland": 260, "felsental": 300}
 """Decisions per match at most (most are posted over the API; a few dozen are clicks)."""
 
 REQUIRED = {
@@ -189,12 +189,15 @@ class Seat:
 def policy(match: dict[str, Any], rnd: random.Random) -> str:
     """An API decision: any legal move, confirming once the turn allows it (now and then earlier).
 
-    Draco's keep/take comes up only after a rider's dragon moved; taking it at random keeps
-    both answers coming. Drachenland's "end" is taken late so that figures reach volcanoes."""
+    Attacks are taken when offered (Felsental's defence prompt comes only after one), walks
+    rather than Drachenland's "end" (so that figures reach volcanoes and their treasures)."""
     moves = [m for m in match["legal"] if m != "confirm"]
     if match["can_confirm"] and (not moves or rnd.random() < 0.3):
         return "confirm"
-    walks = [m for m in moves if m.startswith(("move:", "to:", "play:", "choose:", "block:", "target:"))]
+    attacks = [m for m in moves if m.startswith(("target:", "dir:", "attack"))]
+    if attacks and rnd.random() < 0.8:
+        return rnd.choice(attacks)
+    walks = [m for m in moves if m.startswith(("move:", "to:", "play:", "choose:", "block:"))]
     if walks and "end" in moves and rnd.random() < 0.9:
         return rnd.choice(walks)
     return rnd.choice(moves)
