@@ -73,6 +73,18 @@ def drachenland(studio: Studio) -> list[Shot]:
         until=lambda m: len(m["log"]) > 40 and any(x.startswith(("move:", "fly:")) for x in m["legal"]),
     )
     shots += _both("drachenland-mid", second, actor)
+
+    # The decisions after the roll: a figure and a die (six choices), then a treasure to take.
+    late = studio.users("ole", "pia")
+    third = studio.match("drachenland", late)
+    actor = studio.play(
+        third, late, 60, until=lambda m: len(m["log"]) > 8 and m["view"]["phase"] == "choose1"
+    )
+    shots += _both("drachenland-dice", third, actor)
+    more = studio.users("quin", "rita")
+    fourth = studio.match("drachenland", more)
+    actor = studio.play(fourth, more, 200, until=lambda m: "egg" in m["legal"] or "gems" in m["legal"])
+    shots += _both("drachenland-treasure", fourth, actor)
     return shots
 
 
@@ -86,4 +98,10 @@ def felsental(studio: Studio) -> list[Shot]:
     second = studio.match("felsental", mid)
     actor = studio.play(second, mid, 60, policy=any_move, until=lambda m: len(m["log"]) > 25)
     shots += _both("felsental-mid", second, actor)
+
+    # The defence prompt: the attacked side answers with a card or takes the hit.
+    late = studio.users("tina", "udo")
+    third = studio.match("felsental", late)
+    actor = studio.play(third, late, 300, until=lambda m: "accept" in m["legal"])
+    shots += _both("felsental-defend", third, actor)
     return shots

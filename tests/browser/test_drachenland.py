@@ -53,12 +53,12 @@ class Player(MatchPlayer):
         """
         before = self.version()
         target = self.page.locator(selector).first
-        if not keyboard and not self.hit(target):
-            keyboard = True  # covered by another highlighted target: the keyboard still reaches it
         if keyboard:
             target.focus()
             self.page.keyboard.press("Enter")
         else:
+            covered = self.covered(target)
+            assert covered is None, f"a click on {selector} lands on {covered}"
             target.click()
         self.board_changed(before)
         # The answer is the acting page's new board (no live refresh follows it).
@@ -66,16 +66,16 @@ class Player(MatchPlayer):
         self.synced(state["version"])
         return state
 
-    def hit(self, target: Any) -> bool:
-        """Whether a click at the element's centre lands on it (targets may overlap on the board)."""
+    def covered(self, target: Any) -> str | None:
+        """What a click at the element's middle lands on when that is not the element itself."""
         target.scroll_into_view_if_needed()
-        return bool(
-            target.evaluate(
-                """el => { const r = el.getBoundingClientRect();
-                           const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                           return at !== null && el.contains(at); }"""
-            )
+        covered: str | None = target.evaluate(
+            """el => { const r = el.getBoundingClientRect();
+                       const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+                       if (at !== null && el.contains(at)) return null;
+                       return at === null ? 'nothing' : at.outerHTML.slice(0, 120); }"""
         )
+        return covered
 
     def move(self, move: str, keyboard: bool = False) -> dict[str, Any]:
         return self.activate(f"#match-area [data-move='{move}']", keyboard)
@@ -424,7 +424,7 @@ def demonstrate_undo(actor: Player, other: Player, state: dict[str, Any], choose
     expect(undo).to_be_disabled()
     expect(page.locator(".dl-dice .dl-die-value")).to_have_text(dice)
     expect(page.locator(".log-entry", has_text=re.compile(r"\brolls\b|\brerolls\b"))).to_have_count(rolled)
-    expect(page.locator(".dl-actions [data-move^='choose:']")).not_to_have_count(0)
+    expect(page.locator(".dl-turn [data-move^='choose:']")).not_to_have_count(0)
 
 
 def check_layout(page: Any, expect: Any) -> None:
