@@ -249,6 +249,10 @@ def test_draco_standings_show_ranks_in_rank_order(
         for (badge, _), score in zip(shown, ordered, strict=True):
             rank = 1 + sum(1 for other in scores if other > score)  # equal scores share a rank
             assert badge == f"{rank}.", (shown, scores)
+        # The players beside the board too: best first (equal scores in seat order).
+        listed = page.locator(".players .player .name").all_inner_texts()
+        best_first = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+        assert listed == [table.names[s] for s in best_first], (listed, scores)
     finally:
         context.close()
 
