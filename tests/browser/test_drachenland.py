@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from app.games.drachenland.places import from_to, place, title
 from tests.browser.pages import MatchPlayer, register
 from tests.support.server import Server
 
@@ -207,7 +208,7 @@ def test_two_players_play_drachenland_in_the_browser(server: Server, browser: An
             view = p.state()["view"]
             for f in view["figures"]:
                 expect(p.page.locator(f".dl-board [data-piece='{f['id']}']")).to_have_attribute(
-                    "aria-label", re.compile(rf"\({f['node']}\)")
+                    "aria-label", re.compile(re.escape(f"({title(f['node'], 'en')})"))
                 )
             shown = p.page.locator(".dl-board .dl-volcano.dl-hidden-tile")
             expect(shown).to_have_count(sum(v["face_down"] for v in view["volcanoes"]))
@@ -291,17 +292,22 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
         elif move.startswith("move:"):
             node = move.split(":")[-1]
             colour = view["active"]
+            origin = figures_of(view, actor.seat).get(colour)  # None: it enters from outside
             reveals = target_rank(view, move)[0] == 3
             state = actor.move(move, keyboard=keyboard)
             keyboard = False
             walked.add(colour)
-            expect(actor.figure(colour)).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
-            walk_line = re.compile(rf"{colour} figure walks \d+ spaces? from \S+ to {node}(?!\S)")
+            # The places by their names, never their ids.
+            expect(actor.figure(colour)).to_have_attribute(
+                "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
+            )
+            where = re.escape(from_to(origin, node, "en")) + "$" if origin else ""
+            walk_line = re.compile(rf"{colour} figure walks \d+ spaces? {where}")
             expect(actor.log(walk_line)).not_to_have_count(0)
             if reveals:
                 tile = next(v["tile"] for v in state["view"]["volcanoes"] if v["id"] == node)
                 kings = [k for k, at in state["view"]["kings"].items() if at == node]
-                line = actor.log(f"{node} reveals:")
+                line = actor.log(f"{place(node, 'en', 'on').capitalize()}, ")
                 expect(line).to_have_count(1)
                 expect(line).not_to_have_class(re.compile("pending"))  # a reveal is final
                 volcano = page.locator(f".dl-board .dl-volcano[data-piece='{node}']")
