@@ -319,9 +319,11 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
                 expect(seen).not_to_have_class(re.compile("dl-hidden-tile"))
                 if kings:  # drawn on the volcano's rim, above the figures (not inside its group)
                     king = other.page.locator(f".dl-board [data-piece='king-{kings[0]}']")
-                    expect(king).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
+                    expect(king).to_have_attribute(
+                        "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
+                    )
                 expect(other.figure(colour, actor.seat)).to_have_attribute(
-                    "aria-label", re.compile(rf"\({node}\)")
+                    "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
                 )
                 expect(undo).to_be_disabled()
                 done.add("reveal")
@@ -331,7 +333,7 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
             screen = actor.panel().locator(".dl-screen").inner_text()
             state = actor.move(move)
             after = next(v for v in state["view"]["volcanoes"] if v["id"] == node)
-            expect(actor.log(f"on {node}")).not_to_have_count(0)
+            expect(actor.log(place(node, "en", "on"))).not_to_have_count(0)
             if move != "ring":
                 expect(actor.panel().locator(".dl-screen")).not_to_have_text(screen)
             if move == "egg":
@@ -378,7 +380,9 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
     other.synced(other.state()["version"])
     for colour in moved:
         node = figures_of(state["view"], actor.seat)[colour]
-        expect(other.figure(colour, actor.seat)).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
+        expect(other.figure(colour, actor.seat)).to_have_attribute(
+            "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
+        )
     expect(other.log(f"{other.name} to play")).not_to_have_count(0)
     done.add("confirm")
 
@@ -408,14 +412,18 @@ def demonstrate_undo(actor: Player, other: Player, state: dict[str, Any], choose
         node = walk.split(":")[-1]
         walked = actor.move(walk)
         assert walked["can_undo"], walked
-        expect(actor.figure(colour)).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
+        expect(actor.figure(colour)).to_have_attribute(
+            "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
+        )
         expect(page.locator(".log-entry.pending", has_text="walks")).to_have_count(1)
         undone = actor.activate("[data-match-action=undo]")
         assert figures_of(undone["view"], actor.seat).get(colour) == before
         if before is None:
             expect(actor.figure(colour)).to_have_count(0)
         else:
-            expect(actor.figure(colour)).to_have_attribute("aria-label", re.compile(rf"\({before}\)"))
+            expect(actor.figure(colour)).to_have_attribute(
+                "aria-label", re.compile(re.escape(f"({title(before, 'en')})"))
+            )
         expect(page.locator(".log-entry.pending", has_text="walks")).to_have_count(0)
     # The other page saw none of it.
     assert other.version() == str(committed), (other.version(), committed)
