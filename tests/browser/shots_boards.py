@@ -54,6 +54,22 @@ def draco(studio: Studio) -> list[Shot]:
     third = studio.match("draco", late)
     actor = studio.play(third, late, 40, policy=_draco_climb, until=lambda m: "mount:keep" in m["legal"])
     shots += _both("draco-choice", third, actor)
+
+    # The confirm hint after a scoring (no cards drawn), and a finished match's standings.
+    scoring = studio.users("jona", "kira", "lars")
+    fourth = studio.match("draco", scoring)
+    actor = studio.play(
+        fourth,
+        scoring,
+        400,
+        policy=_draco_climb,
+        until=lambda m: m["view"]["phase"] == "discard" and bool(m["view"]["play"]["scored"]),
+    )
+    shots += _both("draco-scored", fourth, actor)
+    ended = studio.users("maja", "noah", "ole")
+    fifth = studio.match("draco", ended)
+    studio.play(fifth, ended, 1500, policy=_draco_climb)
+    shots += _both("draco-end", fifth, ended[0])
     return shots
 
 

@@ -29,11 +29,13 @@ LINES = 30
 """Newest log lines hovered per page."""
 MOVED = {
     "draco": re.compile(r"from space (\d+) to space (\d+)"),
-    "drachenland": re.compile(r"from (\S+) to ([^\s.]+)"),
+    "drachenland": re.compile(r"walks \d+ spaces?"),
     "felsental": re.compile(r"moved from (\w+) to (\w+)"),
 }
 """A line that names two fields, and the pieces those fields are on the board."""
 FIELD = {"draco": "space-{}", "drachenland": "{}", "felsental": "hex-{}"}
+BOARD_NODE = re.compile(r"V\d\d|P\d\d-\d|E\d")
+"""A Drachenland board place as a piece (volcano, path space, entrance)."""
 
 
 class Tables:
@@ -162,7 +164,10 @@ def hover_lines(page: Any, slug: str) -> int:
         found = MOVED[slug].search(text)
         if found:
             moves += 1
-            for field in found.groups():
+            # Drachenland names its places, not their ids: the fields are the line's board pieces.
+            fields = found.groups() or [p for p in pieces if BOARD_NODE.fullmatch(p)]
+            assert len(fields) == 2, (text, pieces)
+            for field in fields:
                 assert FIELD[slug].format(field) in lit, (text, field, lit)
         page.mouse.move(0, 0)
         assert page.locator("#board .highlight").count() == 0

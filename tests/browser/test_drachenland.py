@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from app.games.drachenland.places import from_to, place, title
 from tests.browser.pages import MatchPlayer, register
 from tests.support.server import Server
 
@@ -207,7 +208,7 @@ def test_two_players_play_drachenland_in_the_browser(server: Server, browser: An
             view = p.state()["view"]
             for f in view["figures"]:
                 expect(p.page.locator(f".dl-board [data-piece='{f['id']}']")).to_have_attribute(
-                    "aria-label", re.compile(rf"\({f['node']}\)")
+                    "aria-label", re.compile(re.escape(f"({title(f['node'], 'en')})"))
                 )
             shown = p.page.locator(".dl-board .dl-volcano.dl-hidden-tile")
             expect(shown).to_have_count(sum(v["face_down"] for v in view["volcanoes"]))
@@ -291,17 +292,22 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
         elif move.startswith("move:"):
             node = move.split(":")[-1]
             colour = view["active"]
+            origin = figures_of(view, actor.seat).get(colour)  # None: it enters from outside
             reveals = target_rank(view, move)[0] == 3
             state = actor.move(move, keyboard=keyboard)
             keyboard = False
             walked.add(colour)
-            expect(actor.figure(colour)).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
-            walk_line = re.compile(rf"{colour} figure walks \d+ spaces? from \S+ to {node}(?!\S)")
+            # The places by their names, never their ids.
+            expect(actor.figure(colour)).to_have_attribute(
+                "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
+            )
+            where = re.escape(from_to(origin, node, "en")) + "$" if origin else ""
+            walk_line = re.compile(rf"{colour} figure walks \d+ spaces? {where}")
             expect(actor.log(walk_line)).not_to_have_count(0)
             if reveals:
                 tile = next(v["tile"] for v in state["view"]["volcanoes"] if v["id"] == node)
                 kings = [k for k, at in state["view"]["kings"].items() if at == node]
-                line = actor.log(f"{node} reveals:")
+                line = actor.log(f"{place(node, 'en', 'on').capitalize()}, ")
                 expect(line).to_have_count(1)
                 expect(line).not_to_have_class(re.compile("pending"))  # a reveal is final
                 volcano = page.locator(f".dl-board .dl-volcano[data-piece='{node}']")
@@ -313,9 +319,11 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
                 expect(seen).not_to_have_class(re.compile("dl-hidden-tile"))
                 if kings:  # drawn on the volcano's rim, above the figures (not inside its group)
                     king = other.page.locator(f".dl-board [data-piece='king-{kings[0]}']")
-                    expect(king).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
+                    expect(king).to_have_attribute(
+                        "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
+                    )
                 expect(other.figure(colour, actor.seat)).to_have_attribute(
-                    "aria-label", re.compile(rf"\({node}\)")
+                    "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
                 )
                 expect(undo).to_be_disabled()
                 done.add("reveal")
@@ -325,7 +333,7 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
             screen = actor.panel().locator(".dl-screen").inner_text()
             state = actor.move(move)
             after = next(v for v in state["view"]["volcanoes"] if v["id"] == node)
-            expect(actor.log(f"on {node}")).not_to_have_count(0)
+            expect(actor.log(place(node, "en", "on"))).not_to_have_count(0)
             if move != "ring":
                 expect(actor.panel().locator(".dl-screen")).not_to_have_text(screen)
             if move == "egg":
@@ -372,7 +380,9 @@ def play_turn(actor: Player, other: Player, done: set[str], keyboard: bool) -> N
     other.synced(other.state()["version"])
     for colour in moved:
         node = figures_of(state["view"], actor.seat)[colour]
-        expect(other.figure(colour, actor.seat)).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
+        expect(other.figure(colour, actor.seat)).to_have_attribute(
+            "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
+        )
     expect(other.log(f"{other.name} to play")).not_to_have_count(0)
     done.add("confirm")
 
@@ -402,14 +412,18 @@ def demonstrate_undo(actor: Player, other: Player, state: dict[str, Any], choose
         node = walk.split(":")[-1]
         walked = actor.move(walk)
         assert walked["can_undo"], walked
-        expect(actor.figure(colour)).to_have_attribute("aria-label", re.compile(rf"\({node}\)"))
+        expect(actor.figure(colour)).to_have_attribute(
+            "aria-label", re.compile(re.escape(f"({title(node, 'en')})"))
+        )
         expect(page.locator(".log-entry.pending", has_text="walks")).to_have_count(1)
         undone = actor.activate("[data-match-action=undo]")
         assert figures_of(undone["view"], actor.seat).get(colour) == before
         if before is None:
             expect(actor.figure(colour)).to_have_count(0)
         else:
-            expect(actor.figure(colour)).to_have_attribute("aria-label", re.compile(rf"\({before}\)"))
+            expect(actor.figure(colour)).to_have_attribute(
+                "aria-label", re.compile(re.escape(f"({title(before, 'en')})"))
+            )
         expect(page.locator(".log-entry.pending", has_text="walks")).to_have_count(0)
     # The other page saw none of it.
     assert other.version() == str(committed), (other.version(), committed)

@@ -262,7 +262,7 @@ def test_dragon_and_dwarves_play_a_turn_each_with_an_attack_and_a_defence(
                 "You are attacked. Block attacks with defence cards:"
             )
             expect(page.locator(".turn-status")).to_contain_text("Your turn!")
-            attack_text = f"Attack: {by.capitalize()} — {attack['label']['en']} → "
+            attack_text = f"Attack: {attack['text']['en']}"  # who attacks whom, as a sentence
             for p in (defender, attacker):
                 expect(p.page.locator(".fels-attack .attack-text")).to_contain_text(attack_text)
             expect(attacker.page.locator(".fels-attack .prompt")).to_have_count(0)
@@ -317,7 +317,10 @@ def test_dragon_and_dwarves_play_a_turn_each_with_an_attack_and_a_defence(
                 )
             assert len(now["view"]["hand"]) == len(view["hand"]) - len(blocked)
             for dwarf, card_id in blocked.items():
-                line = f"{ROLE_WORD[own]} blocked the attack on {DWARF_WORD[dwarf]} with {card_id}"
+                # The card by its effects, never its id.
+                card = next(c for c in view["hand"] if c["id"] == card_id)
+                effects = " / ".join(o["label"]["en"] for o in card["options"])
+                line = f"{ROLE_WORD[own]} blocked the attack on {DWARF_WORD[dwarf]} with the card “{effects}”"
                 for p in (defender, attacker):
                     expect(p.log(line)).to_have_count(1)
             if by == "dragon":

@@ -92,7 +92,7 @@ def test_four_digit_log_numbers_show_whole(
         assert measured["width"] <= measured["room"], measured
 
         # Issue 13.11: the page shows the newest part of the log; earlier parts come on demand.
-        entries = page.locator("#match-area .log-list > li")
+        entries = page.locator("#match-area .log-list > li[value]")  # each decision's numbered line
         shown = entries.count()
         assert 0 < shown < LINES, shown
         oldest = int(str(entries.last.get_attribute("value")))

@@ -108,37 +108,46 @@ def _open(browser: Any, base_url: str, name: str, lang: str, match_id: int, view
 # --- Felsental: the wounds counter and the attack line (issue 20.4) --------------------------------
 
 
-def _wounds_in_leg_one(seat: int, view: View) -> bool:
+def _wounds_on_both_sides(seat: int, view: View) -> bool:
     board = view["view"]
     dragon = sum(t["wounds"] for t in board["dragon"]["tracks"])
     dwarves = sum(d["wounds"] for d in board["dwarves"])
-    return board["leg"] == 1 and dragon >= 1 and dwarves >= 1 and board["phase"] == "play"
+    return dragon >= 1 and dwarves >= 1 and board["phase"] == "play"
+
+
+def _until(table_of: Any, game: str, seats: int, seed: str, stop: Any) -> tuple[ApiTable, int, View]:
+    """A match where ``stop`` comes up (random play: a match may end first, then another)."""
+    for attempt in range(4):
+        table = table_of(game, seats, f"{seed}-{attempt}")
+        found = table.play_until(stop)
+        if found is not None:
+            return table, found[0], found[1]
+    raise AssertionError(f"no {game} match came to the situation")
 
 
 @LANGUAGES
 def test_felsental_counts_the_wounds_the_tableaus_show(
     server: Server, browser: Any, table_of: Any, lang: str
 ) -> None:
-    table = table_of("felsental", 2, f"fels-wounds-{lang}")
-    found = table.play_until(_wounds_in_leg_one)
-    assert found is not None
+    table, seat, view = _until(table_of, "felsental", 2, f"fels-wounds-{lang}", _wounds_on_both_sides)
+    leg = view["view"]["leg"]
     # As the seat to act: what it sees includes its own decisions not yet confirmed.
-    context, page = _open(browser, server.base_url, table.names[found[0]], lang, table.match_id)
+    context, page = _open(browser, server.base_url, table.names[seat], lang, table.match_id)
     try:
         # What the tableaus show: each side's wound marks, inflicted by the other side's player.
         on_dwarves = page.locator(".fels-dwarf-tableau .field.wounded").count()
         on_dragon = page.locator(".fels-dragon-tableau .field.wounded").count()
         assert on_dwarves >= 1 and on_dragon >= 1
         headers = page.locator(".fels-match thead th").all_inner_texts()
-        leg_one = next(
-            (i for i, h in enumerate(headers) if re.search(r"(leg|Etappe) 1\b", h, re.IGNORECASE)), None
+        this_leg = next(
+            (i for i, h in enumerate(headers) if re.search(rf"(leg|Etappe) {leg}\b", h, re.IGNORECASE)), None
         )
-        assert leg_one is not None, f"no counter says which leg it counts: {headers}"
+        assert this_leg is not None, f"no counter says which leg it counts: {headers}"
         for row in page.locator(".fels-match tbody tr").all():
             cells = [c.inner_text() for c in row.locator("th, td").all()]
             dragon_row = cells[1] in ("Dragon", "Drache")
             expected = on_dwarves if dragon_row else on_dragon
-            assert cells[leg_one] == str(expected), (headers, cells, on_dwarves, on_dragon)
+            assert cells[this_leg] == str(expected), (headers, cells, on_dwarves, on_dragon)
     finally:
         context.close()
 
@@ -151,11 +160,9 @@ def _attack_pending(seat: int, view: View) -> bool:
 def test_felsental_attack_line_says_who_attacks_whom(
     server: Server, browser: Any, table_of: Any, lang: str
 ) -> None:
-    table = table_of("felsental", 2, f"fels-attack-{lang}")
-    found = table.play_until(_attack_pending)
-    assert found is not None
-    attack = found[1]["view"]["attack"]
-    context, page = _open(browser, server.base_url, table.names[found[0]], lang, table.match_id)
+    table, seat, view = _until(table_of, "felsental", 2, f"fels-attack-{lang}", _attack_pending)
+    attack = view["view"]["attack"]
+    context, page = _open(browser, server.base_url, table.names[seat], lang, table.match_id)
     try:
         line = page.locator(".attack-text").inner_text()
         assert "→" not in line, line
@@ -190,10 +197,9 @@ def _confirm_after_play(scored: bool) -> Callable[[int, View], bool]:
 def test_draco_confirm_hint_says_what_the_confirm_draws(
     server: Server, browser: Any, table_of: Any, lang: str, scored: bool
 ) -> None:
-    table = table_of("draco", 3, f"draco-hint-{lang}-{scored}")
-    found = table.play_until(_confirm_after_play(scored))
-    assert found is not None, "the match ended first"
-    seat, view = found
+    table, seat, view = _until(
+        table_of, "draco", 3, f"draco-hint-{lang}-{scored}", _confirm_after_play(scored)
+    )
     # Spec §4 step 5: after a scoring with cards left, nothing is drawn; else the hand fills to six.
     draws = 0 if scored else 6 - len(view["view"]["hand"])
     context, page = _open(browser, server.base_url, table.names[seat], lang, table.match_id)
@@ -249,6 +255,10 @@ def test_draco_standings_show_ranks_in_rank_order(
         for (badge, _), score in zip(shown, ordered, strict=True):
             rank = 1 + sum(1 for other in scores if other > score)  # equal scores share a rank
             assert badge == f"{rank}.", (shown, scores)
+        # The players beside the board too: best first (equal scores in seat order).
+        listed = page.locator(".players .player .name").all_inner_texts()
+        best_first = sorted(range(len(scores)), key=lambda s: (-scores[s], s))
+        assert listed == [table.names[s] for s in best_first], (listed, scores)
     finally:
         context.close()
 

@@ -124,3 +124,27 @@ def test_lines_read_right(slug: str, event: Event, en: str, de: str) -> None:
 def test_board_words_have_a_singular(slug: str, key: str, en: str, de: str) -> None:
     texts = get_game(slug).ui_text
     assert texts["en"][key] == en and texts["de"][key] == de
+
+
+def test_german_reads_as_german() -> None:
+    """Issue 20.12: German word order and verbs, the German title, the seed's own game terms."""
+    draco, land, duel = get_game("draco"), get_game("drachenland"), get_game("felsental")
+    assert draco.info.title == {"en": "Draco (Mount Drago)", "de": "Draco"}
+    # A verb in each half: "Wähle sie hier aus oder klicke ihren Ring … an".
+    assert draco.ui_text["de"]["play_hint"] == (
+        "Spiele eine Karte: Wähle sie hier aus oder klicke ihren Ring auf dem Spielplan an."
+    )
+    moved = Event(
+        "dragon_moved",
+        {"seat": 0, "dragon": "red", "value": 4, "from": 1, "to": 5, "lost": 0, "space_value": 4},
+    )
+    assert "(Wert 4, einfaches Feld)" in draco.describe(
+        Event(moved.kind, {**moved.data, "space_kind": "plain"}), "de"
+    )
+    # "Neu Würfeln" is the tile's name in the German rules: quoted where a sentence uses it.
+    assert land.ui_text["de"]["reroll"] == "Plättchen „Neu Würfeln“ ausspielen"
+    played = land.describe(Event("tile_played", {"seat": 1, "tile": "REROLL"}), "de")
+    assert played == "Spieler 2 spielt das Plättchen „Neu Würfeln“ aus"
+    # German word order: the verb at the end, the dwarf in the accusative.
+    assert duel.ui_text["de"]["block_warrior"] == "Angriff auf den Krieger abwehren"
+    assert duel.ui_text["de"]["block_crossbowman"] == "Angriff auf den Armbrustschützen abwehren"

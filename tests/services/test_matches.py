@@ -551,13 +551,14 @@ async def test_hostile_text_and_ids_are_refused_cleanly(db: AsyncSession, make_u
 
 
 _LOG_LOOP = """        <ol class="log-list" reversed>
-        {% for e in log | reverse %}
-          <li class="log-entry{% if e.pending %} pending{% endif %}" value="{{ e.seq }}" data-seq="{{ e.seq }}" data-pieces="{{ e.pieces | join(' ') }}" tabindex="0">{% if e.pending %}<span class="tag">{{ _("pending") }}</span> {% endif %}{{ e.text }}</li>
-        {% else %}
+        {% for seq, lines in log | groupby("seq") | reverse %}{% for e in lines %}
+          <li class="log-entry{% if e.seat is not none %} seat-{{ e.seat }}{% endif %}{% if e.pending %} pending{% endif %}{% if loop.first %} decision" value="{{ seq }}"{% else %} goes-on"{% endif %} data-seq="{{ seq }}" data-seat="{{ '' if e.seat is none else e.seat }}" data-pieces="{{ e.pieces | join(' ') }}" tabindex="0">{% if e.pending %}<span class="tag">{{ _("pending") }}</span> {% endif %}{{ e.text }}</li>
+        {% endfor %}{% else %}
           <li class="empty">{{ _("Nothing has happened yet.") }}</li>
         {% endfor %}
-        </ol>"""  # noqa: E501 - the board page's log loop as it was written in Jinja
-"""The log list as a Jinja loop would render it (numbered by each line's decision)."""
+        </ol>"""  # noqa: E501 - the board page's log loop as it would be written in Jinja
+"""The log list as a Jinja loop would render it: decisions newest first, each decision's lines in
+order, the first numbered with its decision's seq."""
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])
@@ -577,6 +578,7 @@ def test_the_log_items_render_as_the_jinja_loop_did(locale: str) -> None:
                 seq=2, seat=None, text="Runde 2: Drache über 'Fluss'", pieces=[], pending=False, kind="x"
             ),
             LogEntry(seq=3, seat=1, text="moved", pieces=["hex-7"], pending=True),
+            LogEntry(seq=3, seat=1, text="and on", pieces=[], pending=True),
         ],
     ]
     for log in logs:

@@ -125,7 +125,10 @@ async def test_posting_a_move_answers_with_the_match_area(toy_match: ToyMatch) -
     )
     assert response.status_code == 200, response.text
     assert response.text.lstrip().startswith('<div id="match-area"')
-    pending_line = r'class="log-entry pending" value="\d+" data-seq="\d+" data-pieces="card-'
+    pending_line = (
+        r'class="log-entry seat-\d pending decision" value="\d+" data-seq="\d+" data-seat="\d" '
+        r'data-pieces="card-'
+    )
     assert re.search(pending_line, response.text)
     stale = await m.mover.client.post(
         f"/matches/{m.id}/moves",

@@ -85,18 +85,35 @@ def place(node: str, locale: Locale, case: Case = "name") -> str:
 
 
 def from_to(origin: str, target: str, locale: Locale) -> str:
-    """ "from the south entrance onto the path to the Mist volcano": the entrance is not named twice."""
-    path = target.split("-", 1)[0]
+    """Where a figure went, naming no place twice: "from the south entrance onto the path to the
+    Mist volcano", "along the path from the Ash volcano to the Fire volcano"."""
     de = locale == "de"
-    if origin in ENTRANCES and PATH_ENDS.get(path, ("", ""))[0] == origin:
-        volcano = PATH_ENDS[path][1]
+    on_path, to_path = _path_of(origin), _path_of(target)
+    if to_path and origin in PATH_ENDS[to_path]:  # from an end onto its path
+        other = _other_end(to_path, origin)
         onto = (
-            f"auf den Weg {_volcano(volcano, True, 'to')}"
-            if de
-            else f"onto the path {_volcano(volcano, False, 'to')}"
+            f"auf den Weg {place(other, 'de', 'to')}" if de else f"onto the path {place(other, 'en', 'to')}"
         )
-        return f"{_entrance(origin, de, 'from')} {onto}"
+        return f"{place(origin, locale, 'from')} {onto}"
+    if on_path and target in PATH_ENDS[on_path]:  # along a path to its end
+        other = _other_end(on_path, target)
+        if de:
+            return f"auf dem Weg {place(other, 'de', 'from')} bis {place(target, 'de', 'to')}"
+        return f"along the path {place(other, 'en', 'from')} {place(target, 'en', 'to')}"
+    if on_path and on_path == to_path:  # along one path
+        return place(on_path, locale, "on") if de else f"along {place(on_path, locale)}"
     return f"{place(origin, locale, 'from')} {place(target, locale, 'to')}"
+
+
+def _path_of(node: str) -> str | None:
+    """The path a space lies on ("P05-2" -> "P05"); None for volcanoes and entrances."""
+    path = node.split("-", 1)[0]
+    return path if "-" in node and path in PATH_ENDS else None
+
+
+def _other_end(path: str, end: str) -> str:
+    a, b = PATH_ENDS[path]
+    return b if end == a else a
 
 
 def _volcano(node: str, de: bool, case: Case) -> str:

@@ -175,7 +175,7 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
         "phase_move": "Bewegung",
         "phase_treasure": "Schätze aufnehmen",
         "phase_choose2": "Zweite Figur wählen (sie darf danach stehen bleiben)",
-        "phase_done": "Bestätigen beendet den Zug",
+        "phase_done": "„Bestätigen“ beendet den Zug",
         "phase_over": "Spielende",
         "score": "Punkte",
         "sets": "Sätze",

@@ -123,7 +123,17 @@ def test_views_hide_other_hands_the_draw_pile_and_cards_below_the_tops() -> None
             assert DRACO.view(other, viewer) == view
             assert "deck" not in view and view["deck_size"] == len(state.deck)
             for player in view["players"]:
-                assert set(player) == {"seat", "dragon", "top", "score", "hand_size", "pile_size", "active"}
+                # rank: from the public scores
+                assert set(player) == {
+                    "seat",
+                    "dragon",
+                    "top",
+                    "score",
+                    "hand_size",
+                    "pile_size",
+                    "active",
+                    "rank",
+                }
             if viewer is None:
                 assert view["hand"] is None and view["targets"] == [] and view["mount"] is None
             else:
