@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 
 from tests.browser.pages import log_in
-from tests.browser.studio import Studio, User, any_move
+from tests.browser.studio import Policy, Studio, User, any_move
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -38,20 +38,45 @@ def _offers(*moves: str) -> Until:
     )
 
 
-PHASES: dict[str, dict[str, Until]] = {
-    "draco": {
-        "play": _offers("play:"),
-        "keep-or-take": _offers("mount:keep"),
-        "confirm": lambda m: m["can_confirm"],
-    },
-    "drachenland": {
-        "roll": _offers("roll"),
-        "dice": _phase("choose1"),
-        "walk": _offers("move:"),
-        "treasure": _offers("egg", "gems", "clear"),
-    },
-    "felsental": {"cards": _offers("play:"), "targets": _offers("to:"), "defend": _offers("accept")},
-}
+def _hand_of(size: int) -> Until:
+    """The seat to act holds ``size`` cards (Felsental: 6 is the hand limit, 8 right after
+    drawing two onto a full hand, when cards must go)."""
+    return lambda m: bool(m["legal"]) and len(m["view"].get("hand") or ()) >= size
+
+
+def _draw_first(m: dict[str, Any], rnd: random.Random) -> str:
+    """Draws whenever it may, so that the hand grows to its largest."""
+    return "draw" if "draw" in m["legal"] else any_move(m, rnd)
+
+
+class Case(NamedTuple):
+    game: str
+    phase: str
+    until: Until
+    seats: int = 2
+    policy: Policy = any_move
+
+
+CASES = [
+    Case("draco", "play", _offers("play:")),
+    Case("draco", "keep-or-take", _offers("mount:keep")),
+    Case("draco", "confirm", lambda m: m["can_confirm"]),
+    Case("drachenland", "roll", _offers("roll")),
+    Case("drachenland", "dice", _phase("choose1")),
+    Case("drachenland", "walk", _offers("move:")),
+    Case("drachenland", "treasure", _offers("egg", "gems", "clear")),
+    # Four players: four seats' screens beside the board.
+    Case("drachenland", "roll-4", _offers("roll"), seats=4),
+    Case("drachenland", "dice-4", _phase("choose1"), seats=4),
+    Case("drachenland", "walk-4", _offers("move:"), seats=4),
+    Case("drachenland", "treasure-4", _offers("egg", "gems", "clear"), seats=4),
+    Case("felsental", "cards", _offers("play:")),
+    Case("felsental", "targets", _offers("to:")),
+    Case("felsental", "defend", _offers("accept")),
+    # The largest hands: six cards to play from, eight (two drawn onto six) to discard from.
+    Case("felsental", "full-hand", lambda m: _hand_of(6)(m) and _offers("play:")(m), policy=_draw_first),
+    Case("felsental", "over-the-limit", _hand_of(8), policy=_draw_first),
+]
 
 MEASURE = """board => {
     const box = el => { const r = el.getBoundingClientRect();
@@ -77,17 +102,16 @@ MEASURE = """board => {
 
 @pytest.fixture(scope="module")
 def positions(server: Server) -> dict[tuple[str, str], tuple[int, User]]:
-    """(game, phase) -> a match in that phase and the seat to act there; one match per phase."""
+    """(game, phase) -> a match in that phase and the seat to act there; one match per case."""
     studio = Studio(server.base_url, seed=9)
     found: dict[tuple[str, str], tuple[int, User]] = {}
-    rnd = random.Random(9)
-    for game, phases in PHASES.items():
-        for phase, until in phases.items():
-            users = studio.users("fa", "fb")
-            match_id = studio.match(game, users)
-            actor = studio.play(match_id, users, 400, policy=lambda m, _r: any_move(m, rnd), until=until)
-            assert actor is not None and until(studio.view(match_id, actor)), (game, phase)
-            found[(game, phase)] = (match_id, actor)
+    seats = studio.users("fa", "fb", "fc", "fd")
+    for case in CASES:
+        users = seats[: case.seats]
+        match_id = studio.match(case.game, users)
+        actor = studio.play(match_id, users, 400, policy=case.policy, until=case.until)
+        assert actor is not None and case.until(studio.view(match_id, actor)), (case.game, case.phase)
+        found[(case.game, case.phase)] = (match_id, actor)
     return found
 
 
@@ -109,9 +133,7 @@ def open_page(browser: Any, server: Server) -> Iterator[Any]:
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])
-@pytest.mark.parametrize(
-    ("game", "phase"), [(g, p) for g, phases in PHASES.items() for p in phases], ids=lambda x: str(x)
-)
+@pytest.mark.parametrize(("game", "phase"), [(c.game, c.phase) for c in CASES], ids=lambda x: str(x))
 def test_the_board_and_the_decision_fit_the_window_unscrolled(
     positions: dict[tuple[str, str], tuple[int, User]], open_page: Any, game: str, phase: str, locale: str
 ) -> None:
