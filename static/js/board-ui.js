@@ -64,8 +64,9 @@
     if (zoom) {
       zoom.setAttribute("aria-pressed", on ? "true" : "false");
     }
-    var frame = on && board ? board.querySelector("[data-zoom]") : null;
-    if (frame) {
+    // A frame that pans (zoomed, or a board drawn wider than a phone) keeps its place.
+    var frame = board ? board.querySelector("[data-zoom]") : null;
+    if (frame && frame.scrollWidth > frame.clientWidth) {
       if (scrolled) {
         frame.scrollLeft = scrolled.left;
         frame.scrollTop = scrolled.top;
@@ -75,15 +76,15 @@
     }
   }
 
-  // Where the zoomed board was scrolled to outlives the board: a decision or a push replaces
-  // the board area, which would jump back to its left edge. Zoomed the first time, the board
+  // Where a panned board was scrolled to outlives the board: a decision or a push replaces
+  // the board area, which would jump back to its left edge. Panned the first time, the board
   // opens at its middle.
   var scrolled = null;
   document.addEventListener(
     "scroll",
     function (event) {
       var el = event.target;
-      if (el instanceof Element && el.hasAttribute("data-zoom") && el.closest(".board.zoomed")) {
+      if (el instanceof Element && el.hasAttribute("data-zoom")) {
         scrolled = { left: el.scrollLeft, top: el.scrollTop };
       }
     },

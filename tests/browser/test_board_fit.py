@@ -151,3 +151,48 @@ def test_the_board_and_the_decision_fit_the_window_unscrolled(
         inside = b["top"] >= 0 and b["bottom"] <= height and b["left"] >= 0 and b["right"] <= width
         assert inside, f"{where}: {control['name']} at {b} is outside the {width} x {height} window"
         assert control["hit"], f"{where}: a click on {control['name']} lands on {control['under']}"
+
+
+PHONE = {"width": 390, "height": 844}
+LABELS = """() => {
+    const svg = document.querySelector('.dl-board');
+    return [...svg.querySelectorAll('text')].filter(t => t.getBBox().width > 0).map(t => ({
+        text: t.textContent.trim(),
+        px: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a,
+    }));
+}"""
+TARGET_HIT = """el => {
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    const r = el.getBoundingClientRect();
+    const at = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    return {hit: at !== null && el.contains(at),
+            under: at === null ? 'nothing'
+                : at.tagName.toLowerCase() + [...at.classList].map(c => '.' + c).join('')};
+}"""
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+@pytest.mark.parametrize("phase", [c.phase for c in CASES if c.game == "drachenland"])
+def test_drachenland_labels_read_on_a_phone_and_its_targets_take_a_tap(
+    positions: dict[tuple[str, str], tuple[int, User]], browser: Any, server: Server, phase: str, locale: str
+) -> None:
+    """At 390 x 844 every place name and number drawn on the board renders at 10 px or more (at the
+    box's width they were about 5 px), and each target, panned into view as a person would swipe,
+    is what a tap at its middle lands on (the positions are shared, so no move is made)."""
+    match_id, actor = positions[("drachenland", phase)]
+    context = browser.new_context(
+        viewport=PHONE, has_touch=True, is_mobile=True, locale="de-DE" if locale == "de" else "en-US"
+    )
+    try:
+        log_in(context, server.base_url, actor.name, locale)
+        page = context.new_page()
+        page.goto(f"{server.base_url}/matches/{match_id}")
+        small = [f"{x['text']!r} at {x['px']:.1f} px" for x in page.evaluate(LABELS) if x["px"] < 10]
+        assert not small, f"drachenland ({phase}, {locale}) on a phone: labels under 10 px: {small}"
+        targets = page.locator(".dl-board [data-move]")
+        for i in range(targets.count()):
+            seen = targets.nth(i).evaluate(TARGET_HIT)
+            name = targets.nth(i).get_attribute("data-move")
+            assert seen["hit"], f"drachenland ({phase}, {locale}): a tap on {name} lands on {seen['under']}"
+    finally:
+        context.close()
