@@ -125,6 +125,8 @@
     if (window.sessionStorage) {
       window.sessionStorage.setItem(ZOOM_KEY, on ? "1" : "0");
     }
+    // Drawn at another size, the board opens at its middle again.
+    scrolled = null;
     setUp();
   });
 

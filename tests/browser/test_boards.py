@@ -90,8 +90,10 @@ def test_the_board_fits_a_phone_and_confirm_stays_in_view(tables: Tables, open_p
     page = open_page(f"/matches/{tables.matches[slug]}", PHONE, tables.actors[slug])
     width = page.evaluate("() => window.innerWidth")
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+    # A board's pan frame ([data-zoom]) scrolls sideways on purpose: Drachenland's board is drawn
+    # wider than a phone so that its labels can be read; no other box may.
     boxes = page.evaluate(
-        """() => [...document.querySelectorAll("#board, #board *")].filter(el => {
+        """() => [...document.querySelectorAll("#board, #board *:not([data-zoom])")].filter(el => {
              const s = getComputedStyle(el);
              return ["auto", "scroll"].includes(s.overflowX) && el.scrollWidth > el.clientWidth + 1;
            }).map(el => el.className.baseVal ?? el.className)"""
