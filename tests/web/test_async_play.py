@@ -135,15 +135,20 @@ async def test_the_administrator_resets_a_password_and_others_may_not(
     alice, bob = pair
     assert (await bob.get("/admin")).status_code == 403
     await admin.create_admin(db, name=alice.name, password=PASSWORD)
-    page = await alice.get("/admin")
-    assert page.status_code == 200 and f'data-user="{bob.name}"' in page.text
-    shown = await _form(alice, f"/admin/users/{bob.id}/reset-password")
-    found = re.search(r'id="new-password">[^<]*<code>([^<]+)</code>', shown.text)
-    assert shown.status_code == 200 and found is not None
-    bob_again = await log_in(server.base_url, bob.name, found.group(1))
-    await bob_again.aclose()
-    assert (await _form(alice, f"/admin/users/{bob.id}/disable")).status_code == 303
-    assert await admin.is_disabled(db, user_id=bob.id)
+    # Setting her password ended alice's sessions (every password change does): she logs in again.
+    admin_alice = await log_in(server.base_url, alice.name)
+    try:
+        page = await admin_alice.get("/admin")
+        assert page.status_code == 200 and f'data-user="{bob.name}"' in page.text
+        shown = await _form(admin_alice, f"/admin/users/{bob.id}/reset-password")
+        found = re.search(r'id="new-password">[^<]*<code>([^<]+)</code>', shown.text)
+        assert shown.status_code == 200 and found is not None
+        bob_again = await log_in(server.base_url, bob.name, found.group(1))
+        await bob_again.aclose()
+        assert (await _form(admin_alice, f"/admin/users/{bob.id}/disable")).status_code == 303
+        assert await admin.is_disabled(db, user_id=bob.id)
+    finally:
+        await admin_alice.aclose()
 
 
 async def test_the_json_api_resigns_and_reports_clock_badge_ranking_and_history(
@@ -241,5 +246,10 @@ async def test_the_settings_choose_language_and_time_zone(pair: tuple[ApiUser, A
     saved = await _form(alice, "/settings", {"time_zone": "Europe/Berlin", "language": "de"})
     assert saved.status_code == 200 and "Gespeichert" in saved.text
     assert 'value="Europe/Berlin" selected' in saved.text
-    assert re.search(r"heute \d\d:\d\d", saved.text) and " UTC" not in saved.text
-    assert "MEZ" in saved.text or "MESZ" in saved.text  # the whole moment on hover
+    # A chat line's time, in Berlin's zone and in German, the whole moment on hover.
+    created = await alice.post("/api/matches", {"game": "toy", "seats": 2, "fixed_order": True})
+    match_id = created.json()["id"]
+    assert (await alice.post(f"/api/matches/{match_id}/messages", {"text": "hallo"})).status_code == 201
+    shown = (await alice.get(f"/matches/{match_id}")).text
+    assert re.search(r"heute \d\d:\d\d", shown) and " UTC" not in shown
+    assert "MEZ" in shown or "MESZ" in shown
