@@ -47,7 +47,7 @@ LINES = """(list) => {
 }"""
 
 
-def _check(page: Any, when: str) -> None:
+def _check(page: Any, when: str) -> dict[str, Any]:
     """Scroll the box onto the screen and check every drawn line (whole, not covered)."""
     list_ = page.locator("#log-list")
     list_.scroll_into_view_if_needed()
@@ -59,7 +59,7 @@ def _check(page: Any, when: str) -> None:
     covered = [line["text"] for line in found["drawn"] if line["onScreen"] and not line["seen"]]
     assert not covered, f"{when}: lines under something else: {covered}"
     assert not found["buttonOverBox"], f"{when}: 'Show earlier moves' lies over the log"
-    return found
+    return dict(found)
 
 
 @SIZES
