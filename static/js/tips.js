@@ -149,8 +149,12 @@
     }
   });
 
-  // Scrolling, a new board, or a tap elsewhere ends an explanation.
+  // Scrolling or a new board ends an explanation (a touch elsewhere does, above).
   window.addEventListener("scroll", hide, true);
-  window.addEventListener("resize", hide);
+  window.addEventListener("resize", function () {
+    if (shown) {
+      place(shown.host, shown.tip); // the window turned or changed size: the box stays beside its host
+    }
+  });
   document.addEventListener("drachenhort:area-swapped", hide);
 })();

@@ -47,6 +47,23 @@ LINES = """(list) => {
 }"""
 
 
+# Resolves once the list's scroll position has stayed the same for a while (a wheel turn
+# scrolls smoothly, then snapping may move it once more).
+SETTLED = """(list) => new Promise((done) => {
+    let last = NaN;
+    const look = () => {
+        if (list.scrollTop === last) return done();
+        last = list.scrollTop;
+        setTimeout(look, 200);
+    };
+    setTimeout(look, 100);
+})"""
+
+
+def _settled(page: Any) -> None:
+    page.locator("#log-list").evaluate(SETTLED)
+
+
 def _check(page: Any, when: str) -> dict[str, Any]:
     """Scroll the box onto the screen and check every drawn line (whole, not covered)."""
     list_ = page.locator("#log-list")
@@ -81,7 +98,7 @@ def test_the_log_shows_whole_lines_only(server: Server, browser: Any, viewport: 
         for step in (37, 120, 333):  # wheel turns of odd sizes, as a hand makes them
             page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
             page.mouse.wheel(0, step)
-            page.wait_for_timeout(600)  # the box settles (scroll snapping) before a person reads it
+            _settled(page)  # the box comes to rest (scroll snapping) before a person reads it
             _check(page, f"after a wheel turn of {step} px")
             box = page.locator("#log-list").bounding_box()
     finally:
