@@ -89,6 +89,8 @@ def _help(texts: Any, locale: str, key: str, **values: Any) -> str:
 def test_felsental_options_explain_themselves_on_hover_and_long_press(
     server: Server, browser: Any, locale: str
 ) -> None:
+    from playwright.sync_api import expect
+
     base = server.base_url
     names = (register_apart(browser, base), register_apart(browser, base))
     match_id = _start(base, "felsental", *names)
@@ -102,8 +104,6 @@ def test_felsental_options_explain_themselves_on_hover_and_long_press(
         opt = str(option.get_attribute("class")).split("opt-")[1].split()[0]
         _expect_explained(desktop, option, _help(FELSENTAL_TEXT, locale, opt, n="")[:20])
         desktop.mouse.move(0, 0)
-        from playwright.sync_api import expect
-
         expect(_tip_of(desktop, option)).to_be_hidden()
     finally:
         desktop.context.close()
@@ -115,9 +115,11 @@ def test_felsental_options_explain_themselves_on_hover_and_long_press(
         version = phone.locator("#match-area").get_attribute("data-version")
         moves: list[str] = []
         phone.on("request", lambda r: moves.append(r.url) if r.method == "POST" else None)
-        _long_press(phone, option)
         opt = str(option.get_attribute("class")).split("opt-")[1].split()[0]
-        _expect_explained(phone, option, _help(FELSENTAL_TEXT, locale, opt, n="")[:20])
+        tip = _tip_of(phone, option)
+        _long_press(phone, option)
+        expect(tip).to_be_visible()
+        expect(tip).to_contain_text(_help(FELSENTAL_TEXT, locale, opt, n="")[:20])
         phone.wait_for_timeout(500)  # a move's answer would have come by now
         assert not moves, f"a long press played the card: {moves}"
         assert phone.locator("#match-area").get_attribute("data-version") == version
