@@ -16,6 +16,7 @@ from app.games.drachenland.places import (
     short_label,
     title,
 )
+from app.games.drachenland.tile_help import TILE_HELP
 
 TILE_NAMES: dict[Locale, dict[str, str]] = {
     "en": {
@@ -209,6 +210,9 @@ UI_TEXT: dict[Locale, dict[str, str]] = {
 }
 UI_TEXT["en"] |= {f"tile_{k}": v for k, v in TILE_NAMES["en"].items()}
 UI_TEXT["de"] |= {f"tile_{k}": v for k, v in TILE_NAMES["de"].items()}
+# What a tile does, beside it on hover and long-press (issue 20.15).
+UI_TEXT["en"] |= {f"help_{k}": v for k, v in TILE_HELP["en"].items()}
+UI_TEXT["de"] |= {f"help_{k}": v for k, v in TILE_HELP["de"].items()}
 for _loc in ("en", "de"):
     # The board's places by name ("place_V07": "Fire volcano"); "short_" is printed on the board.
     UI_TEXT[_loc] |= {f"place_{n}": title(n, _loc) for n in (*VOLCANOES, *ENTRANCES, *PATH_ENDS, *WATER)}

@@ -7,6 +7,7 @@ from typing import Any
 
 from app.engine.protocol import Event, Locale
 from app.games.felsental.board import CARDS, CardOption, Opt
+from app.games.felsental.option_help import OPTION_HELP
 
 ROLE = {
     "en": {"dragon": "the dragon", "dwarves": "the dwarves"},
@@ -293,6 +294,8 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "blocked_trapper": "The attack on the trapper is blocked",
         "with_card": "with the card",
         "hex": "Hex {hex}",
+        # What a card option does, beside it on hover and long-press (issue 20.15).
+        **{f"help_{k}": v for k, v in OPTION_HELP["en"].items()},
     },
     "de": {
         "dragon": "Drache",
@@ -373,6 +376,8 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "blocked_trapper": "Der Angriff auf den Fallensteller ist abgewehrt",
         "with_card": "mit der Karte",
         "hex": "Feld {hex}",
+        # What a card option does, beside it on hover and long-press (issue 20.15).
+        **{f"help_{k}": v for k, v in OPTION_HELP["de"].items()},
     },
 }
 
