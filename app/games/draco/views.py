@@ -69,6 +69,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "width": board.width,
         "height": board.height,
         "radius": SPACE_RADIUS,
+        "chip": {"width": CHIP_WIDTH, "height": CHIP_HEIGHT, "lone": _CHIP_CORNERS[3]},
         "camp": list(board.camp),
         "mountain": board.mountain,
         "track": track,
@@ -208,19 +209,25 @@ def _badge(r: int) -> list[int]:
     return [0, max(r, round(0.46 * r) + size + 1), size]
 
 
-_TARGET_PLACES: dict[int, tuple[tuple[int, int, int], ...]] = {
-    1: ((0, 0, SPACE_RADIUS + _TARGET_MARGIN),),
-    2: ((-28, 0, 27), (28, 0, 27)),
-    3: ((-27, -13, 27), (27, -13, 27), (0, 29, 27)),
-}
-"""Where the targets on one space go: one covers the space; several share it side by side, each
-still 32 px wide on a phone (27 units at its scale)."""
+CHIP_WIDTH = 44
+CHIP_HEIGHT = 34
+"""A target that shares its space is a chip (the card's colour and value) beside the space."""
+_CHIP_CORNERS = ((-50, -52), (50, -52), (-50, 52), (50, 52), (-52, 0), (52, 0))
+"""Chip centres around a space, corners first: the corners lie outside the circle and clear of
+the tokens and rider badges inside it, and inside the board's edge at the ends of a row (a
+fifth and sixth chip, seldom seen, sit on the circle's sides)."""
 
 
 def _target_places(count: int) -> tuple[tuple[int, int, int], ...]:
-    if count in _TARGET_PLACES:
-        return _TARGET_PLACES[count]
-    return tuple((*_around(k, count, 32), 27) for k in range(count))
+    """A lone target rings its whole space (a big tap target); several each get a chip."""
+    if count == 1:
+        return ((0, 0, SPACE_RADIUS + _TARGET_MARGIN),)
+    corners = _CHIP_CORNERS[:count] if count <= len(_CHIP_CORNERS) else _more_corners(count)
+    return tuple((dx, dy, CHIP_HEIGHT // 2) for dx, dy in corners)
+
+
+def _more_corners(count: int) -> tuple[tuple[int, int], ...]:
+    return tuple(_around(k, count, 58) for k in range(count))
 
 
 def _card(card: Card) -> JSON:
@@ -282,9 +289,8 @@ def _private(state: DracoState, seat: Seat, board: Layout, dragons: list[JSON]) 
             "keep": "mount:keep",
             "take": "mount:take",
         }
-    # Drawn bottom up: a ring never crosses the tag of a ring below it on a shared space (a tag
-    # hangs under its ring, into the one beneath when three share a space).
-    shown = sorted(targets.values(), key=lambda t: -t["y"])
+    # Lone rings first, chips after: a chip beside a space stays above a neighbour's ring.
+    shown = sorted(targets.values(), key=lambda t: (t["r"] < SPACE_RADIUS, t["space"], t["y"], t["x"]))
     # What the seat's confirm would draw: the hint says it (public anyway: hand sizes and scorings).
     draws = cards_to_draw(state, seat) if seat == state.active else 0
     return {"hand": hand, "targets": shown, "mount": mount, "draws": draws}

@@ -95,3 +95,27 @@ def test_positions_stored_before_new_cards_still_parse() -> None:
     text = format_position(state)
     assert text.endswith(" n=-/-")
     assert parse_position(text.removesuffix(" n=-/-")) == state
+
+
+@pytest.mark.parametrize("space", [1, 3, 5])
+def test_four_targets_on_one_space_stand_around_it_clear_of_its_dragons(space: int) -> None:
+    """Issue 20.8: four cards reaching one space get a chip each, around the space: apart from
+    each other, outside the dragons' tokens and rider badges, inside the board."""
+    hand = "".join(f"{dragon}{space}" for dragon in "RBKY")
+    state = position(hands=[hand, "G2A1"], piles=["O2", "P2"], at={"orange": space, "purple": space})
+    seen = view(state, 0)
+    chips = [t for t in seen["targets"] if t["space"] == space]
+    assert len(chips) == 4, seen["targets"]
+    half_w, half_h = seen["chip"]["width"] / 2, seen["chip"]["height"] / 2
+    boxes = [(t["x"] - half_w, t["y"] - half_h, t["x"] + half_w, t["y"] + half_h) for t in chips]
+    for a, b in itertools.combinations(boxes, 2):
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    for box in boxes:
+        assert 0 <= box[0] and box[2] <= seen["width"] and 0 <= box[1] and box[3] <= seen["height"], box
+        for d in seen["dragons"]:
+            if d["space"] != space:
+                continue
+            # The nearest point of the chip to the token's centre, and to its rider badge's.
+            for cx, cy, r in ((d["x"], d["y"], d["r"]), (d["x"], d["y"] + d["badge"][1], d["badge"][2])):
+                near = (min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3]))
+                assert math.dist(near, (cx, cy)) >= r, (box, d)
