@@ -69,7 +69,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "width": board.width,
         "height": board.height,
         "radius": SPACE_RADIUS,
-        "chip": {"width": CHIP_WIDTH, "height": CHIP_HEIGHT, "lone": _CHIP_CORNERS[3]},
+        "chip": {"width": CHIP_WIDTH, "height": CHIP_HEIGHT},
         "camp": list(board.camp),
         "mountain": board.mountain,
         "track": track,
@@ -211,23 +211,40 @@ def _badge(r: int) -> list[int]:
 
 CHIP_WIDTH = 44
 CHIP_HEIGHT = 34
-"""A target that shares its space is a chip (the card's colour and value) beside the space."""
-_CHIP_CORNERS = ((-50, -52), (50, -52), (-50, 52), (50, 52), (-52, 0), (52, 0))
-"""Chip centres around a space, corners first: the corners lie outside the circle and clear of
-the tokens and rider badges inside it, and inside the board's edge at the ends of a row (a
-fifth and sixth chip, seldom seen, sit on the circle's sides)."""
+"""A target's chip (the card's colour and value) beside its space."""
+_POCKETS = ((-1, -1), (1, -1), (-1, 1), (1, 1), (-1, 0), (1, 0))
+"""Where a chip may stand, in halves of the grid step from its space's centre: first the four
+pockets between a space and its diagonal neighbours (outside every circle, clear of the tokens
+and rider badges), then, seldom needed, the gaps beside the space."""
 
 
-def _target_places(count: int) -> tuple[tuple[int, int, int], ...]:
-    """A lone target rings its whole space (a big tap target); several each get a chip."""
-    if count == 1:
-        return ((0, 0, SPACE_RADIUS + _TARGET_MARGIN),)
-    corners = _CHIP_CORNERS[:count] if count <= len(_CHIP_CORNERS) else _more_corners(count)
-    return tuple((dx, dy, CHIP_HEIGHT // 2) for dx, dy in corners)
+def _place_targets(board: Layout, by_space: dict[int, list[JSON]]) -> None:
+    """Set each target's ring (a lone target's: its whole space) and chip.
 
+    A pocket lies between four spaces, so a chip takes one that no other chip has taken, the
+    most crowded space choosing first and each taking the pockets that the fewest other target
+    spaces could use; chips keep inside the board.
+    """
 
-def _more_corners(count: int) -> tuple[tuple[int, int], ...]:
-    return tuple(_around(k, count, 58) for k in range(count))
+    def around(space: int) -> list[tuple[int, int]]:
+        cx, cy = board.centres[space]
+        return [(cx + sx * _COLUMN // 2, cy + sy * _ROW // 2) for sx, sy in _POCKETS]
+
+    wanted = Counter(p for space in by_space for p in around(space)[:4])
+    taken: set[tuple[int, int]] = set()
+    for space in sorted(by_space, key=lambda s: (-len(by_space[s]), s)):
+        shared = by_space[space]
+        # Stable: ties keep the order above (corners before sides, top before bottom).
+        places = sorted(around(space), key=lambda p: (p in taken, wanted.get(p, 9)))
+        cx, cy = board.centres[space]
+        for k, target in enumerate(shared):
+            x, y = places[k % len(places)]
+            taken.add((x, y))
+            chip = [min(max(x, CHIP_WIDTH // 2), board.width - CHIP_WIDTH // 2), y]
+            if len(shared) == 1:
+                target.update(x=cx, y=cy, r=SPACE_RADIUS + _TARGET_MARGIN, chip=chip)
+            else:
+                target.update(x=chip[0], y=chip[1], r=CHIP_HEIGHT // 2, chip=chip)
 
 
 def _card(card: Card) -> JSON:
@@ -277,10 +294,7 @@ def _private(state: DracoState, seat: Seat, board: Layout, dragons: list[JSON]) 
     by_space: dict[int, list[JSON]] = {}
     for target in targets.values():
         by_space.setdefault(target["space"], []).append(target)
-    for space, shared in by_space.items():
-        cx, cy = board.centres[space]
-        for target, (dx, dy, r) in zip(shared, _target_places(len(shared)), strict=True):
-            target.update(x=cx + dx, y=cy + dy, r=r)
+    _place_targets(board, by_space)
     mount = None
     if state.phase is Phase.MOUNT and seat == state.active and state.play is not None:
         mount = {
