@@ -69,7 +69,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "width": board.width,
         "height": board.height,
         "radius": SPACE_RADIUS,
-        "chip": {"width": CHIP_WIDTH, "height": CHIP_HEIGHT},
+        "chip": {"width": CHIP_WIDTH, "height": CHIP_HEIGHT, "pad": CHIP_PAD},
         "camp": list(board.camp),
         "mountain": board.mountain,
         "track": track,
@@ -212,6 +212,9 @@ def _badge(r: int) -> list[int]:
 CHIP_WIDTH = 44
 CHIP_HEIGHT = 34
 """A target's chip (the card's colour and value) beside its space."""
+CHIP_PAD = 54
+"""The square a shared target takes taps on around its chip: 32 px on a phone (the board's
+scale there is about 0.61), still inside the pocket between four circles but for their rims."""
 _POCKETS = ((-1, -1), (1, -1), (-1, 1), (1, 1), (-1, 0), (1, 0))
 """Where a chip may stand, in halves of the grid step from its space's centre: first the four
 pockets between a space and its diagonal neighbours (outside every circle, clear of the tokens
