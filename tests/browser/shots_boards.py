@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from tests.browser.draco_positions import find_crowd
 from tests.browser.studio import Shot, Studio, any_move, scene
 
 
@@ -71,6 +72,25 @@ def draco(studio: Studio) -> list[Shot]:
     studio.play(fifth, ended, 1500, policy=_draco_climb)
     shots += _both("draco-end", fifth, ended[0])
     return shots
+
+
+@scene("draco-crowd")
+def draco_crowd(studio: Studio) -> list[Shot]:
+    """Four targets on one space (issue 20, point 8): the chips around it, then one hovered."""
+    crowd = find_crowd(studio, ("pia", "quirin", "rosa"))
+
+    def show_space(page: Any) -> None:
+        page.locator(f"svg.draco-board [data-piece='space-{crowd.space}']").scroll_into_view_if_needed()
+
+    def hover_chip(page: Any) -> None:
+        show_space(page)
+        page.locator(".draco .target.shared").first.hover()
+
+    path = f"/matches/{crowd.match_id}"
+    return [
+        Shot("draco-crowd", path, crowd.actor, show_space),
+        Shot("draco-crowd-hover", path, crowd.actor, hover_chip),
+    ]
 
 
 @scene("drachenland")

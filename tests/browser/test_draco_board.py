@@ -132,14 +132,16 @@ def test_each_dragon_stands_inside_its_space_and_reads_well(table: Table, open_p
 
 
 def test_targets_and_cards_are_big_enough_to_tap_on_a_phone(table: Table, open_page: Any) -> None:
-    """Point 5: every target ring and every playable card at least 32 px on the phone."""
+    """Point 5: every target (a ring, or a chip's tap area when several share a space) and every
+    playable card at least 32 px on the phone."""
     page = open_page(f"/matches/{table.start}", PHONE, table.users[0])
     sizes = page.evaluate(
-        """() => [...document.querySelectorAll(".draco .target .target-ring, .draco .dcard[data-move]")]
+        """() => [...document.querySelectorAll(
+               ".draco .target .target-ring, .draco .target .chip-pad, .draco .dcard[data-move]")]
              .map(el => [el.getAttribute("class"), el.getBoundingClientRect().width,
                          el.getBoundingClientRect().height])"""
     )
-    assert any("target-ring" in s[0] for s in sizes) and any("dcard" in s[0] for s in sizes)
+    assert any(s[0] in ("target-ring", "chip-pad") for s in sizes) and any("dcard" in s[0] for s in sizes)
     for name, width, height in sizes:
         assert min(width, height) >= 32, (name, width, height)
 

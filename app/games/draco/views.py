@@ -69,6 +69,7 @@ def view(state: DracoState, seat: Seat | None) -> JSON:
         "width": board.width,
         "height": board.height,
         "radius": SPACE_RADIUS,
+        "chip": {"width": CHIP_WIDTH, "height": CHIP_HEIGHT, "pad": CHIP_PAD},
         "camp": list(board.camp),
         "mountain": board.mountain,
         "track": track,
@@ -208,19 +209,45 @@ def _badge(r: int) -> list[int]:
     return [0, max(r, round(0.46 * r) + size + 1), size]
 
 
-_TARGET_PLACES: dict[int, tuple[tuple[int, int, int], ...]] = {
-    1: ((0, 0, SPACE_RADIUS + _TARGET_MARGIN),),
-    2: ((-28, 0, 27), (28, 0, 27)),
-    3: ((-27, -13, 27), (27, -13, 27), (0, 29, 27)),
-}
-"""Where the targets on one space go: one covers the space; several share it side by side, each
-still 32 px wide on a phone (27 units at its scale)."""
+CHIP_WIDTH = 44
+CHIP_HEIGHT = 34
+"""A target's chip (the card's colour and value) beside its space."""
+CHIP_PAD = 54
+"""The square a shared target takes taps on around its chip: 32 px on a phone (the board's
+scale there is about 0.61), still inside the pocket between four circles but for their rims."""
+_POCKETS = ((-1, -1), (1, -1), (-1, 1), (1, 1), (-1, 0), (1, 0))
+"""Where a chip may stand, in halves of the grid step from its space's centre: first the four
+pockets between a space and its diagonal neighbours (outside every circle, clear of the tokens
+and rider badges), then, seldom needed, the gaps beside the space."""
 
 
-def _target_places(count: int) -> tuple[tuple[int, int, int], ...]:
-    if count in _TARGET_PLACES:
-        return _TARGET_PLACES[count]
-    return tuple((*_around(k, count, 32), 27) for k in range(count))
+def _place_targets(board: Layout, by_space: dict[int, list[JSON]]) -> None:
+    """Set each target's ring (a lone target's: its whole space) and chip.
+
+    A pocket lies between four spaces, so a chip takes one that no other chip has taken, the
+    most crowded space choosing first and each taking the pockets that the fewest other target
+    spaces could use; chips keep inside the board.
+    """
+
+    def around(space: int) -> list[tuple[int, int]]:
+        cx, cy = board.centres[space]
+        return [(cx + sx * _COLUMN // 2, cy + sy * _ROW // 2) for sx, sy in _POCKETS]
+
+    wanted = Counter(p for space in by_space for p in around(space)[:4])
+    taken: set[tuple[int, int]] = set()
+    for space in sorted(by_space, key=lambda s: (-len(by_space[s]), s)):
+        shared = by_space[space]
+        # Stable: ties keep the order above (corners before sides, top before bottom).
+        places = sorted(around(space), key=lambda p: (p in taken, wanted.get(p, 9)))
+        cx, cy = board.centres[space]
+        for k, target in enumerate(shared):
+            x, y = places[k % len(places)]
+            taken.add((x, y))
+            chip = [min(max(x, CHIP_WIDTH // 2), board.width - CHIP_WIDTH // 2), y]
+            if len(shared) == 1:
+                target.update(x=cx, y=cy, r=SPACE_RADIUS + _TARGET_MARGIN, chip=chip)
+            else:
+                target.update(x=chip[0], y=chip[1], r=CHIP_HEIGHT // 2, chip=chip)
 
 
 def _card(card: Card) -> JSON:
@@ -270,10 +297,7 @@ def _private(state: DracoState, seat: Seat, board: Layout, dragons: list[JSON]) 
     by_space: dict[int, list[JSON]] = {}
     for target in targets.values():
         by_space.setdefault(target["space"], []).append(target)
-    for space, shared in by_space.items():
-        cx, cy = board.centres[space]
-        for target, (dx, dy, r) in zip(shared, _target_places(len(shared)), strict=True):
-            target.update(x=cx + dx, y=cy + dy, r=r)
+    _place_targets(board, by_space)
     mount = None
     if state.phase is Phase.MOUNT and seat == state.active and state.play is not None:
         mount = {
@@ -282,9 +306,8 @@ def _private(state: DracoState, seat: Seat, board: Layout, dragons: list[JSON]) 
             "keep": "mount:keep",
             "take": "mount:take",
         }
-    # Drawn bottom up: a ring never crosses the tag of a ring below it on a shared space (a tag
-    # hangs under its ring, into the one beneath when three share a space).
-    shown = sorted(targets.values(), key=lambda t: -t["y"])
+    # Lone rings first, chips after: a chip beside a space stays above a neighbour's ring.
+    shown = sorted(targets.values(), key=lambda t: (t["r"] < SPACE_RADIUS, t["space"], t["y"], t["x"]))
     # What the seat's confirm would draw: the hint says it (public anyway: hand sizes and scorings).
     draws = cards_to_draw(state, seat) if seat == state.active else 0
     return {"hand": hand, "targets": shown, "mount": mount, "draws": draws}

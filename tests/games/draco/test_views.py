@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import pytest
 
 from app.engine.protocol import CONFIRM
+from app.engine.rng import Rng
 from app.games.draco.board import DRAGONS
 from app.games.draco.notation import format_position, parse_position
-from app.games.draco.rules import apply, invariants
+from app.games.draco.rules import apply, invariants, legal_moves, setup, to_act
+from app.games.draco.state import Phase
 from app.games.draco.views import SPACE_RADIUS, layout, token, view
 from tests.games.draco.support import m, position, rng
 
@@ -95,3 +98,45 @@ def test_positions_stored_before_new_cards_still_parse() -> None:
     text = format_position(state)
     assert text.endswith(" n=-/-")
     assert parse_position(text.removesuffix(" n=-/-")) == state
+
+
+@pytest.mark.parametrize("space", [1, 3, 5])
+def test_four_targets_on_one_space_stand_around_it_clear_of_its_dragons(space: int) -> None:
+    """Issue 20.8: four cards reaching one space get a chip each, around the space: apart from
+    each other, outside the dragons' tokens and rider badges, inside the board."""
+    hand = "".join(f"{dragon}{space}" for dragon in "RBKY")
+    state = position(hands=[hand, "G2A1"], piles=["O2", "P2"], at={"orange": space, "purple": space})
+    seen = view(state, 0)
+    chips = [t for t in seen["targets"] if t["space"] == space]
+    assert len(chips) == 4, seen["targets"]
+    half_w, half_h = seen["chip"]["width"] / 2, seen["chip"]["height"] / 2
+    boxes = [(t["x"] - half_w, t["y"] - half_h, t["x"] + half_w, t["y"] + half_h) for t in chips]
+    for a, b in itertools.combinations(boxes, 2):
+        assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    for box in boxes:
+        assert box[0] >= 0 and box[2] <= seen["width"] and box[1] >= 0 and box[3] <= seen["height"], box
+        for d in seen["dragons"]:
+            if d["space"] != space:
+                continue
+            # The nearest point of the chip to the token's centre, and to its rider badge's.
+            for cx, cy, r in ((d["x"], d["y"], d["r"]), (d["x"], d["y"] + d["badge"][1], d["badge"][2])):
+                near = (min(max(cx, box[0]), box[2]), min(max(cy, box[1]), box[3]))
+                assert math.dist(near, (cx, cy)) >= r, (box, d)
+
+
+def test_no_two_target_chips_on_the_board_overlap_in_random_matches() -> None:
+    """Issue 20.8: chips of neighbouring spaces share the pockets between them; each takes its own."""
+    chooser = random.Random(20)
+    for match in range(12):
+        state = setup(3, {}, Rng(match.to_bytes(16, "big")))
+        source = Rng(bytes(16) + match.to_bytes(2, "big"))
+        for _ in range(80):
+            seat = min(to_act(state))
+            seen = view(state, seat)
+            half_w, half_h = seen["chip"]["width"] / 2, seen["chip"]["height"] / 2
+            for a, b in itertools.combinations(seen["targets"], 2):
+                (ax, ay), (bx, by) = a["chip"], b["chip"]
+                assert abs(ax - bx) >= 2 * half_w or abs(ay - by) >= 2 * half_h, (a, b)
+            state, _ = apply(state, seat, chooser.choice(legal_moves(state, seat)), source)
+            if state.phase is Phase.OVER:
+                break
