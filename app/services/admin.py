@@ -54,15 +54,19 @@ async def create_admin(db: AsyncSession, *, name: str, password: str) -> UserOut
 
 
 @use_case
-async def list_users(db: AsyncSession, *, admin_id: int) -> list[AdminUserOut]:
+async def list_users(db: AsyncSession, *, admin_id: int, starting: str = "") -> list[AdminUserOut]:
+    """The first ``USERS_LISTED`` people by name; with ``starting``, those whose name starts so
+    (compared as names are: case and look-alikes folded), so every account can be found."""
     await _require_admin(db, admin_id)
-    rows = await db.execute(
+    query = (
         select(User, UserSettings.disabled)
         .outerjoin(UserSettings, UserSettings.user_id == User.id)
         .where(User.bot_level.is_(None))
-        .order_by(User.name_key)
-        .limit(USERS_LISTED)
     )
+    prefix = names.key(starting.strip()[:40]) if starting.strip() else ""
+    if prefix:
+        query = query.where(User.name_key.startswith(prefix, autoescape=True))
+    rows = await db.execute(query.order_by(User.name_key).limit(USERS_LISTED))
     return [
         AdminUserOut(id=u.id, name=u.name, is_admin=u.is_admin, disabled=bool(d), created_at=u.created_at)
         for u, d in rows.tuples()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
 from starlette.responses import Response
 
 from app.i18n import translations
@@ -18,11 +20,25 @@ router = APIRouter(prefix="/admin", dependencies=[CsrfChecked], include_in_schem
 
 
 @router.get("")
-async def admin_page(request: Request, db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
-    users = await admin.list_users(db, admin_id=user.id)
+async def admin_page(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    name: Annotated[str, Query(max_length=40)] = "",
+) -> Response:
+    """The accounts (the first page by name, or those whose name starts with ``name``)."""
+    users = await admin.list_users(db, admin_id=user.id, starting=name)
     matches = await admin.running_matches(db, admin_id=user.id)
     return page(
-        request, "play/admin.html", locale=locale, user=user, users=users, matches=matches, password=None
+        request,
+        "play/admin.html",
+        locale=locale,
+        user=user,
+        users=users,
+        matches=matches,
+        password=None,
+        name=name,
     )
 
 
