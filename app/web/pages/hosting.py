@@ -28,18 +28,7 @@ async def admin_page(
     name: Annotated[str, Query(max_length=40)] = "",
 ) -> Response:
     """The accounts (the first page by name, or those whose name starts with ``name``)."""
-    users = await admin.list_users(db, admin_id=user.id, starting=name)
-    matches = await admin.running_matches(db, admin_id=user.id)
-    return page(
-        request,
-        "play/admin.html",
-        locale=locale,
-        user=user,
-        users=users,
-        matches=matches,
-        password=None,
-        name=name,
-    )
+    return await _admin_page(request, db, user, locale, name=name)
 
 
 @router.get("/matches/{match_id}/abort")
@@ -88,18 +77,32 @@ async def user_action(
     """``disable``, ``enable`` or ``reset-password`` (the new password is shown once)."""
     if action == "reset-password":
         password = await admin.reset_password(db, admin_id=user.id, user_id=user_id)
-        users = await admin.list_users(db, admin_id=user.id)
-        matches = await admin.running_matches(db, admin_id=user.id)
-        return page(
-            request,
-            "play/admin.html",
-            locale=locale,
-            user=user,
-            users=users,
-            matches=matches,
-            password=password,
-        )
+        return await _admin_page(request, db, user, locale, password=password)
     if action not in ("disable", "enable"):
         raise NotFound("unknown action")
     await admin.set_disabled(db, admin_id=user.id, user_id=user_id, disabled=action == "disable")
     return redirect("/admin", request)
+
+
+async def _admin_page(
+    request: Request,
+    db: SessionDep,
+    user: UserOut,
+    locale: str,
+    *,
+    name: str = "",
+    password: str | None = None,
+) -> Response:
+    """The page itself; ``password`` is a just reset one, shown once."""
+    users = await admin.list_users(db, admin_id=user.id, starting=name)
+    matches = await admin.running_matches(db, admin_id=user.id)
+    return page(
+        request,
+        "play/admin.html",
+        locale=locale,
+        user=user,
+        users=users,
+        matches=matches,
+        password=password,
+        name=name,
+    )
