@@ -44,6 +44,10 @@ def scene(name: str) -> Callable[[Scene], Scene]:
     return add
 
 
+class NameTaken(RuntimeError):
+    """Registering a name somebody has already."""
+
+
 class User:
     """A registered account with its own API client."""
 
@@ -53,6 +57,8 @@ class User:
         csrf = self.client.get("/api/auth/csrf").json()["csrf_token"]
         body = {"name": name, "password": PASSWORD, "locale": locale}
         made = self.client.post("/api/auth/register", json=body, headers={"X-CSRF-Token": csrf})
+        if made.status_code == 409:
+            raise NameTaken(name)
         if made.status_code != 201:
             raise RuntimeError(f"cannot register {name}: {made.status_code} {made.text}")
         self.csrf = str(made.json()["csrf_token"])
@@ -89,7 +95,17 @@ class Studio:
         self.random = random.Random(seed)
 
     def users(self, *names: str) -> list[User]:
-        return [User(self.base_url, f"{name}{unique_name('')[:3]}") for name in names]
+        return [self._new_user(name) for name in names]
+
+    def _new_user(self, name: str) -> User:
+        """``name`` with a short random suffix (it stays readable in the screenshots); another
+        suffix when that one is taken (three hex digits repeat within a long run's searches)."""
+        for _ in range(20):
+            try:
+                return User(self.base_url, f"{name}{unique_name('')[:3]}")
+            except NameTaken:
+                continue
+        raise RuntimeError(f"no free name starting with {name!r} in 20 tries")
 
     def match(self, game: str, users: list[User], options: dict[str, Any] | None = None) -> int:
         """A started match with the users in this seat order."""
