@@ -29,13 +29,15 @@ from typing import Literal
 import asyncpg  # type: ignore[import-untyped]
 
 from app.config import Settings, is_postgres_url, normalise_database_url
-from app.db.session import asyncpg_dsn
+from app.db.session import CONNECT_TIMEOUT_SECONDS, asyncpg_dsn, watch_link
 from app.db.store.postgres import CHANNEL
 
 log = logging.getLogger(__name__)
 
 QUEUE_SIZE = 64
-RECONNECT_MAX_SECONDS = 10.0
+RECONNECT_MAX_SECONDS = 2.0
+"""The longest pause between tries to listen again: a host whose link came back hears news
+again within seconds (issue 24: streams converge within 5 s after a cut)."""
 KEEPALIVE_SECONDS = 30.0
 READY_TIMEOUT_SECONDS = 5.0
 _NOTIFY_BATCH = (
@@ -272,10 +274,12 @@ class Broker:
         while not self._stopping:
             connection: asyncpg.Connection | None = None
             try:
-                connection = await asyncpg.connect(self._dsn)
+                connection = await asyncpg.connect(self._dsn, timeout=CONNECT_TIMEOUT_SECONDS)
+                watch_link(connection)  # a cut link is noticed in seconds, then we reconnect
                 lost = asyncio.Event()
                 connection.add_termination_listener(lambda _connection, lost=lost: lost.set())
                 await connection.add_listener(CHANNEL, self._on_notify)
+                await self._catch_up(connection)
                 self._connection = connection
                 self._ready.set()
                 pause = 0.2
@@ -297,7 +301,30 @@ class Broker:
                 await asyncio.sleep(pause)
                 pause = min(pause * 2, RECONNECT_MAX_SECONDS)
 
+    async def _catch_up(self, connection: asyncpg.Connection) -> None:
+        """Tell every subscriber what it may have missed while this process was not listening.
 
+        News sent meanwhile is lost for good (NOTIFY reaches only those listening), so once
+        listening again each subscribed match is told the version it is at now (a stream behind
+        it shows it, one that is not ignores it), and every other subscription gets its nudge
+        (a badge, a chat, a session to check again). Read after LISTEN: whatever commits later
+        is heard.
+        """
+        keys = list(self._subscribers)
+        matches = [ident for kind, ident in keys if kind == "match"]
+        versions = {}
+        if matches:
+            rows = await connection.fetch(_VERSIONS, matches, timeout=READY_TIMEOUT_SECONDS)
+            versions = {row["id"]: row["committed_version"] for row in rows}
+        for kind, ident in keys:
+            if kind == "match":
+                if ident in versions:
+                    self._deliver(Nudge("match", ident, versions[ident]))
+            elif kind in KINDS:
+                self._deliver(Nudge(kind, ident))  # type: ignore[arg-type]
+
+
+_VERSIONS = "SELECT id, committed_version FROM matches WHERE id = any($1::int[])"
 _installed: Broker | None = None
 _fallback: Broker | None = None
 

@@ -17,6 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Match, Mount
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -140,10 +141,11 @@ def _outage_response(request: Request) -> Response:
 class ErrorGuard:
     """Pure ASGI, inside the security headers: what no handler took becomes an answer here.
 
-    A database outage becomes 503 with Retry-After and one warning line; anything else a 500
-    with the traceback logged once. Nothing is re-raised (Starlette's handler for ``Exception``
-    re-raises, so the server would log a traceback per request). When the answer has already
-    gone out (a clean-up after the response failed) an outage is only logged.
+    A database outage becomes 503 with Retry-After and one warning line; a client that left
+    while sending its request gets nothing; anything else a 500 with the traceback logged
+    once. Nothing is re-raised (Starlette's handler for ``Exception`` re-raises, so the server
+    would log a traceback per request). When the answer has already gone out (a clean-up after
+    the response failed) an outage is only logged.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -163,6 +165,10 @@ class ErrorGuard:
 
         try:
             await self.app(scope, receive, tracking_send)
+        except ClientDisconnect:
+            # The client went away before its request had arrived (a proxy restarted, a phone
+            # lost its signal): nothing was done and nobody is left to answer.
+            return
         except Exception as exc:
             request = Request(scope)
             if is_unavailable(exc):

@@ -46,6 +46,10 @@ class Tally:
     """Answers no client should ever get (5xx other than 503, unexpected 4xx)."""
     answers_503: list[httpx.Response] = field(default_factory=list)
     committed: int = 0
+    served_by: Counter[tuple[str, int]] = field(default_factory=Counter)
+    """Answers by the host a proxy named (``X-Served-By``) and status."""
+    retried: Counter[int] = field(default_factory=Counter)
+    """Answers sent again because of their status (502/504 from a proxy, 503)."""
 
     def count(self, server: str, status: int) -> int:
         return self.statuses[(server, status)]
@@ -54,8 +58,17 @@ class Tally:
 class Load:
     """Drive ``ledgers`` (one per match) until ``stop`` is set; see the module doc."""
 
-    def __init__(self, servers: Sequence[str], tally: Tally | None = None, undo_rate: float = 0.1) -> None:
+    def __init__(
+        self,
+        servers: Sequence[str],
+        tally: Tally | None = None,
+        undo_rate: float = 0.1,
+        retry_statuses: frozenset[int] = frozenset({503}),
+    ) -> None:
+        """``retry_statuses``: answers sent again like a lost request (a proxy's 502 and 504 mean
+        that its host died or did not answer; what the host did meanwhile, the retry learns)."""
         self.servers = list(servers)
+        self.retry_statuses = retry_statuses
         self.tally = tally or Tally()
         self.stop = asyncio.Event()
         self.undo_rate = undo_rate
@@ -119,13 +132,18 @@ class Load:
                     raise AssertionError(message) from error
                 await asyncio.sleep(0.05)
                 continue
-            self.tally.statuses[(server, response.status_code)] += 1
-            if response.status_code == 200:
+            status = response.status_code
+            self.tally.statuses[(server, status)] += 1
+            if "x-served-by" in response.headers:
+                self.tally.served_by[(response.headers["x-served-by"], status)] += 1
+            if status == 200:
                 return response
-            if response.status_code == 503:
-                self.tally.answers_503.append(response)
+            if status in self.retry_statuses:
+                self.tally.retried[status] += 1
+                if status == 503:
+                    self.tally.answers_503.append(response)
                 if time.monotonic() > deadline:
-                    raise AssertionError(f"{method} {path}: still 503 after {RETRY_FOR_SECONDS} s")
+                    raise AssertionError(f"{method} {path}: still {status} after {RETRY_FOR_SECONDS} s")
                 await asyncio.sleep(0.1)
                 continue
             self.tally.bad.append(f"{server} {method} {path} -> {response.status_code} {response.text[:300]}")

@@ -13,6 +13,7 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -42,6 +43,9 @@ class Server:
         env: dict[str, str] | None = None,
         set_base_url: bool = True,
         workers: int = 1,
+        host: str = "127.0.0.1",
+        wrapper: Sequence[str] = (),
+        ready_timeout: float = READY_TIMEOUT,
     ) -> None:
         self.database_url = database_url
         self.set_base_url = set_base_url
@@ -50,13 +54,17 @@ class Server:
         self.workers = workers
         """More than one: uvicorn's own worker processes behind one port (as in production)."""
         self.env = env or {}
+        self.host = host
+        self.wrapper = list(wrapper)
+        """A command the server runs under (``ip netns exec NAME``: a host of its own)."""
+        self.ready_timeout = ready_timeout
         self.port = port or free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path = data_dir / f"uvicorn-{self.port}.log"
 
     @property
     def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"http://{self.host}:{self.port}"
 
     def start(self) -> None:
         if self.process is not None:
@@ -84,8 +92,8 @@ class Server:
         if not self.set_base_url:
             env.pop("DRACHENHORT_BASE_URL")
         command = [
-            sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
-            "--host", "127.0.0.1", "--port", str(self.port),
+            *self.wrapper, sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
+            "--host", self.host, "--port", str(self.port),
             "--log-level", "warning", "--timeout-graceful-shutdown", "2",
         ]  # fmt: skip
         if self.workers > 1:
@@ -113,7 +121,7 @@ class Server:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
     def _wait_ready(self) -> None:
-        deadline = time.monotonic() + READY_TIMEOUT
+        deadline = time.monotonic() + self.ready_timeout
         while time.monotonic() < deadline:
             assert self.process is not None
             if self.process.poll() is not None:
@@ -125,7 +133,7 @@ class Server:
                 pass
             time.sleep(0.1)
         self.stop()
-        raise RuntimeError(f"the server did not become ready in {READY_TIMEOUT} s:\n{self.log()}")
+        raise RuntimeError(f"the server did not become ready in {self.ready_timeout} s:\n{self.log()}")
 
     def __enter__(self) -> Server:
         self.start()

@@ -26,6 +26,7 @@ import asyncpg  # type: ignore[import-untyped]
 import orjson
 
 from app.db.matches import VERSION_SPAN
+from app.db.session import CONNECT_TIMEOUT_SECONDS, watch_link
 from app.db.store.records import (
     YOUR_TURN,
     Answered,
@@ -138,6 +139,7 @@ async def _no_reset(connection: asyncpg.Connection) -> None:
 
 
 async def _json_codec(connection: asyncpg.Connection) -> None:
+    watch_link(connection)  # a cut link fails the statement in seconds (then 503)
     await connection.set_type_codec(
         "json", encoder=lambda v: v, decoder=orjson.loads, schema="pg_catalog", format="text"
     )
@@ -257,6 +259,7 @@ class PostgresStore:
                     init=_json_codec,
                     reset=_no_reset,
                     max_inactive_connection_lifetime=60.0,
+                    timeout=CONNECT_TIMEOUT_SECONDS,
                 )
             return self._pool
 
