@@ -85,19 +85,36 @@ class Watchers:
             elif not line:
                 event = ""
 
-    async def converged(self, targets: dict[int, int], since: float, limit: float) -> float:
+    def opened(self, host: str | None = None) -> dict[int, int]:
+        """Streams opened so far by each watch (index) that a host holds now (``host``: that one)."""
+        return {
+            i: w.connects
+            for i, w in enumerate(self.watches)
+            if w.connected and (host is None or w.hosts[-1] == host)
+        }
+
+    async def converged(
+        self, targets: dict[int, int], since: float, limit: float, reopen: dict[int, int] | None = None
+    ) -> float:
         """Seconds from ``since`` until every watch is connected and shows at least its match's
-        version in ``targets``; AssertionError (naming the laggards) after ``limit`` seconds."""
+        version in ``targets``, and each watch in ``reopen`` (from ``opened``) has opened a new
+        stream; AssertionError (naming the laggards) after ``limit`` seconds."""
         deadline = since + limit
+        reopen = reopen or {}
         while True:
-            behind = [w for w in self.watches if not w.connected or w.version < targets[w.match_id]]
+            behind = [
+                w
+                for i, w in enumerate(self.watches)
+                if not w.connected or w.version < targets[w.match_id] or w.connects <= reopen.get(i, -1)
+            ]
             now = time.monotonic()
             if not behind:
                 return now - since
             if now > deadline:
                 described = ", ".join(
                     f"{w.label} (match {w.match_id}: shows {w.version}, latest {targets[w.match_id]}, "
-                    f"{'connected' if w.connected else 'not connected'} via {w.hosts[-1:]})"
+                    f"{'connected' if w.connected else 'not connected'}, {w.connects} stream(s) "
+                    f"opened, the last via {w.hosts[-1:]})"
                     for w in behind
                 )
                 raise AssertionError(f"{len(behind)} stream(s) behind after {limit} s: {described}")
