@@ -14,8 +14,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from app.config import is_postgres_url, normalise_database_url
 
 SQLITE_BUSY_TIMEOUT_MS = 15_000
-CONNECT_TIMEOUT_SECONDS = 3.0
-"""How long making a PostgreSQL connection may take (asyncpg's default is a minute)."""
+CONNECT_TIMEOUT_SECONDS = 5.0
+"""How long making a PostgreSQL connection may take (asyncpg's default is a minute): a host cut
+off its database answers 503 within this instead of waiting on a connection that cannot come."""
 LINK_TIMEOUT_MS = 3_000
 """How long sent bytes may stay unacknowledged before the kernel drops the connection."""
 _KEEPALIVE = ((socket.SO_KEEPALIVE, 1),)
@@ -28,7 +29,8 @@ def make_engine(url: str, *, pool_size: int = 5, **kwargs: Any) -> AsyncEngine:
     The move path does not use this engine's pool (``app.db.store`` has its own asyncpg pool,
     which pings nothing and retries a lost connection once), so here a checkout is pinged: the
     lobby, accounts and chat then survive a PostgreSQL restart without a single 503, at one
-    round trip per request that uses the ORM. JSON goes through orjson both ways.
+    round trip per request that uses the ORM. JSON goes through orjson both ways. A PostgreSQL
+    connection is made within ``CONNECT_TIMEOUT_SECONDS`` and watched (``watch_link``).
     """
     url = normalise_database_url(url)
     kwargs.setdefault("json_serializer", _json_text)
