@@ -60,15 +60,20 @@ class Proxy:
         self.path.write_text(config(port, backends))
         self.log_path = directory / "haproxy.log"
         self.process: subprocess.Popen[bytes] | None = None
+        self._checked = False
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        checked = subprocess.run([HAPROXY, "-c", "-q", "-f", str(self.path)], capture_output=True, text=True)
-        if checked.returncode != 0:
-            raise RuntimeError(f"haproxy refused its configuration: {checked.stderr}")
+        if self.process is None and not self._checked:
+            checked = subprocess.run(
+                [HAPROXY, "-c", "-q", "-f", str(self.path)], capture_output=True, text=True
+            )
+            if checked.returncode != 0:
+                raise RuntimeError(f"haproxy refused its configuration: {checked.stderr}")
+            self._checked = True
         with self.log_path.open("ab") as log:
             self.process = subprocess.Popen(
                 [HAPROXY, "-db", "-f", str(self.path)], stdout=log, stderr=subprocess.STDOUT
