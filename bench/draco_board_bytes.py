@@ -11,7 +11,6 @@ Prints figures, asserts nothing. Run:
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import sys
 import tempfile
@@ -21,9 +20,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tests.browser.studio import Studio, any_move  # noqa: E402
-from tests.support.db import fresh_database  # noqa: E402
-from tests.support.server import Server  # noqa: E402
+import importlib  # noqa: E402
+from typing import Any  # noqa: E402
+
+# The test support (a server on a fresh database, the API studio), loaded by name: mypy checks
+# bench/ and app/, not tests/.
+_studio: Any = importlib.import_module("tests.browser.studio")
+_db: Any = importlib.import_module("tests.support.db")
+_server: Any = importlib.import_module("tests.support.server")
 
 _BOARD = re.compile(r'<div class="draco[ "].*?<div class="draco-side', re.S)
 
@@ -34,8 +38,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="drachenhort-bytes-") as tmp:
         directory = Path(tmp)
-        with fresh_database(directory) as url:
-            server = Server(url, directory / "server")
+        with _db.fresh_database(directory) as url:
+            server = _server.Server(url, directory / "server")
             server.start()
             try:
                 _measure(server.base_url, args.moves)
@@ -47,10 +51,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _measure(base_url: str, moves: int) -> None:
-    studio = Studio(base_url)
+    studio = _studio.Studio(base_url)
     users = studio.users("bytes-a", "bytes-b", "bytes-c", "bytes-d")
     match = studio.match("draco", users)
-    studio.play(match, users, moves, policy=any_move)
+    studio.play(match, users, moves, policy=_studio.any_move)
     actor = studio.to_act(match, users) or users[0]
     for who, client in (("seat to act", actor.client), ("spectator", None)):
         if client is None:
@@ -60,8 +64,10 @@ def _measure(base_url: str, moves: int) -> None:
         page = client.get(f"/matches/{match}").text
         area = client.get(f"/matches/{match}/area", headers={"HX-Request": "true"}).text
         board = _BOARD.search(area)
-        print(f"{who}: match page {len(page.encode())} bytes, area fragment {len(area.encode())} bytes, "
-              f"board (.draco stage) {len(board.group(0).encode()) if board else 0} bytes")
+        print(
+            f"{who}: match page {len(page.encode())} bytes, area fragment {len(area.encode())} bytes, "
+            f"board (.draco stage) {len(board.group(0).encode()) if board else 0} bytes"
+        )
 
 
 if __name__ == "__main__":

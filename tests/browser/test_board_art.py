@@ -87,7 +87,9 @@ def watch_motion(page: Any, selector: str, change: Callable[[], None], swapped: 
     change()
     page.wait_for_function(swapped, arg=arg, timeout=TIMEOUT_MS)
     page.wait_for_timeout(SETTLE_MS)
-    frames: list[dict[str, Any]] = page.evaluate("() => { window.__motion.stop = true; return window.__motion.frames; }")
+    frames: list[dict[str, Any]] = page.evaluate(
+        "() => { window.__motion.stop = true; return window.__motion.frames; }"
+    )
     return Motion(frames)
 
 
@@ -151,7 +153,7 @@ def finish_turn(studio: Studio, match_id: int, user: User) -> None:
     """The seat to act plays a card and decides the rest of its turn (keep/take, confirm)."""
     for _ in range(8):
         seen = studio.view(match_id, user)
-        if seen["status"] != "active" or not seen["legal"] and not seen["can_confirm"]:
+        if seen["status"] != "active" or (not seen["legal"] and not seen["can_confirm"]):
             return
         plays = [m for m in seen["legal"] if m.startswith("play:")]
         moves = [m for m in seen["legal"] if m != "confirm"]
@@ -244,8 +246,16 @@ def test_the_drawn_board_is_addressable_and_easy_to_tap_on_a_phone(table: Table,
 
 # Machado, Oliveira & Fernandes (2009), severity 1.0, on linear RGB.
 MACHADO = {
-    "protanopia": ((0.152286, 1.052583, -0.204868), (0.114503, 0.786281, 0.099216), (-0.003882, -0.048116, 1.051998)),
-    "deuteranopia": ((0.367322, 0.860646, -0.227968), (0.280085, 0.672501, 0.047413), (-0.011820, 0.042940, 0.968881)),
+    "protanopia": (
+        (0.152286, 1.052583, -0.204868),
+        (0.114503, 0.786281, 0.099216),
+        (-0.003882, -0.048116, 1.051998),
+    ),
+    "deuteranopia": (
+        (0.367322, 0.860646, -0.227968),
+        (0.280085, 0.672501, 0.047413),
+        (-0.011820, 0.042940, 0.968881),
+    ),
 }
 CONFUSED = 12.0
 """CIE76 distance below which two simulated colours count as hard to tell apart."""
@@ -298,7 +308,9 @@ def _symbols() -> dict[str, str]:
     return out
 
 
-def test_dragons_and_players_stay_apart_under_colour_vision_deficiencies(table: Table, open_page: Any) -> None:
+def test_dragons_and_players_stay_apart_under_colour_vision_deficiencies(
+    table: Table, open_page: Any
+) -> None:
     page = open_page(f"/matches/{table.replayed}", DESKTOP, table.users[0])
     facts = page.evaluate(COLOURS)
     symbols = _symbols()
@@ -320,7 +332,8 @@ def test_dragons_and_players_stay_apart_under_colour_vision_deficiencies(table: 
         seats = [(_lab(_simulate(_rgb(s["colour"]), matrix)), s["text"]) for s in facts["seats"]]
         for i, (lab_a, text_a) in enumerate(seats):
             for lab_b, text_b in seats[i + 1 :]:
-                assert text_a != text_b, (name, text_a, text_b)  # the seat number, not the colour alone
+                # Players: their seat number on every badge, whatever the colours look like.
+                assert text_a and text_b and text_a != text_b, (name, text_a, text_b, math.dist(lab_a, lab_b))
     # The check is not empty: the ten colours do collapse for these viewers (grey and black, …).
     assert confused_pairs > 0
 
