@@ -86,6 +86,8 @@
     if (shown && versionOf(incoming.content) < parseInt(shown.getAttribute("data-version"), 10)) {
       return false;
     }
+    // Pieces are measured where they stand now, so that they can move to their new places.
+    document.dispatchEvent(new CustomEvent("drachenhort:before-swap"));
     var kept = document.getElementById("log-list");
     var fresh = incoming.content.querySelector("#log-list");
     if (kept && fresh && !anew) {

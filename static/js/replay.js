@@ -66,6 +66,7 @@
         return response.text();
       })
       .then(function (html) {
+        document.dispatchEvent(new CustomEvent("drachenhort:before-swap"));
         frame.innerHTML = html;
         var grid = frame.querySelector("[data-step]");
         if (grid) {

@@ -1,7 +1,8 @@
 """The Draco board in Chromium at 1366 px and on a 390 × 844 phone (issue 13, points 5, 12, 16).
 
-Measured from the drawn SVG: every dragon's token inside its space, tokens and letters big
-enough to read, rider badges clear of the letters, tap targets of at least 32 px on the phone;
+Measured from the drawn SVG: every dragon's drawing inside its space, dragons and their marks
+(the shape that tells each dragon apart besides its colour, issue 21) big enough to read, rider
+badges clear of the marks, tap targets of at least 32 px on the phone;
 hovering a hand card shows where its dragon lands; the cards drawn at Confirm are marked new
 for their owner only; a spectator sees no hand; a whole turn takes at most five Tab presses.
 Positions are set up over the JSON API (tests/browser/studio.py), decisions on the page.
@@ -37,13 +38,13 @@ MEASURE = """() => {
     const token = box(d.querySelector(".dragon-body"));
     const area = d.ownerSVGElement.querySelector(`[data-piece="space-${d.dataset.space}"] .space-area`);
     const space = box(area);
-    const letter = d.querySelector(".dragon-letter");
+    const letter = d.querySelector(".dragon-mark");
     const badge = d.querySelector(".rider-badge circle");
     return {
       id: d.dataset.piece, space: +d.dataset.space, sharing: count[d.dataset.space],
       token: [token.x + token.width / 2, token.y + token.height / 2, token.width / 2],
       area: area.tagName, shape: [space.x, space.y, space.width, space.height],
-      font: parseFloat(letter.getAttribute("font-size")) * scale,
+      font: parseFloat(letter.getAttribute("height")) * scale,
       letter: [box(letter).x, box(letter).y, box(letter).width, box(letter).height],
       badge: badge ? [box(badge).x, box(badge).y, box(badge).width, box(badge).height] : null,
     };
@@ -106,8 +107,8 @@ def open_page(browser: Any, server: Server) -> Iterator[Any]:
 
 @pytest.mark.parametrize("size", sorted(VIEWPORTS))
 def test_each_dragon_stands_inside_its_space_and_reads_well(table: Table, open_page: Any, size: str) -> None:
-    """Point 5: on its space (fanned inside its circle, the camp at the start), letters readable,
-    rider badges clear of the letters."""
+    """Point 5: on its space (fanned inside its circle, the camp at the start), marks readable,
+    rider badges clear of the marks."""
     for match_id in (table.start, table.mid):
         dragons = open_page(f"/matches/{match_id}", VIEWPORTS[size]).evaluate(MEASURE)
         assert len(dragons) == 10
@@ -122,7 +123,7 @@ def test_each_dragon_stands_inside_its_space_and_reads_well(table: Table, open_p
                 assert d["font"] >= 8.5, d
             if d["badge"]:
                 assert overlap(d["badge"], d["letter"]) <= 0.5, d
-        # Tokens sharing a space do not hide each other's letters.
+        # Dragons sharing a space do not hide each other's marks.
         for a in dragons:
             for b in dragons:
                 if a["id"] < b["id"] and a["space"] == b["space"] and a["sharing"] <= 4:

@@ -30,7 +30,7 @@ MEASURE = """space => {
     board: box(svg),
     space: box(svg.querySelector(`[data-piece="space-${space}"] .space-area`)),
     dragons: [...svg.querySelectorAll(`.dragon[data-space="${space}"] .dragon-body`)].map(box),
-    letters: [...svg.querySelectorAll(".dragon .dragon-letter")].map(box),
+    letters: [...svg.querySelectorAll(".dragon .dragon-mark")].map(box),
     badges: [...svg.querySelectorAll(".dragon .rider-badge")].map(box),
     targets: targets.map(t => ({move: t.dataset.move, box: box(t), tag: box(t.querySelector(":scope > g"))})),
   };
@@ -99,7 +99,7 @@ def test_four_targets_on_one_space_stay_legible_and_clickable(
                 for badge in seen["badges"]:
                     assert _apart(t["tag"], badge), ("tag over a rider number", t, badge)
                 for letter in seen["letters"]:
-                    assert _apart(t["tag"], letter), ("tag over a dragon's letter", t, letter)
+                    assert _apart(t["tag"], letter), ("tag over a dragon's mark", t, letter)
             for a in here:
                 for b in here:
                     if a["move"] < b["move"]:

@@ -155,7 +155,7 @@ def test_board_shows_every_dragon_space_value_and_rider() -> None:
     ):
         assert html.count(f'data-piece="dragon-{dragon}"') >= 1
     assert len(re.findall(r'class="space-value"', html)) == 30, "every space but the start (the camp)"
-    assert len(re.findall(r'class="rider-badge"', html)) == state.players
+    assert len(re.findall(r'class="rider-badge seat-\d"', html)) == state.players
     assert "Ann &amp; &lt;b&gt;" in html and "<b>" not in html
     assert "style=" not in html and "<script" not in html
 
