@@ -37,6 +37,7 @@ DRAWN = """() => {
       gems: [...v.querySelectorAll(".dl-gem-count")].reduce((n, c) => n + Number(c.textContent), 0),
       hidden: v.classList.contains("dl-hidden-tile"),
       back: art(v.querySelector(".dl-tile-down use")),
+      tile: v.querySelector(".dl-tile")?.dataset.piece || null,
     })),
     figures: [...board.querySelectorAll(".dl-figure")].map(f => ({
       id: f.dataset.piece, body: f.querySelector(".dl-fig-body")?.getAttribute("d") || null,
@@ -142,6 +143,8 @@ def test_the_board_is_a_drawn_landscape_with_addressable_pieces(
         assert v["art"]["box"][3] > 20, f"{v['id']}: its crater and smoke are not drawn"
         assert v["eggs"] == data["eggs"] and v["gems"] == sum(data["gems"].values()), (v, data)
         assert v["hidden"] == data["face_down"]
+        if data["face_down"] or data["tile"]:
+            assert v["tile"] == f"tile-{v['id']}", f"{v['id']}: its tile is no piece of its own"
         if data["face_down"]:
             assert v["back"] and v["back"]["href"] == SPRITE + "tile-back" and v["back"]["box"][3] > 10, v
     # Paths, spaces, water and gates.
