@@ -48,7 +48,8 @@ DRAWN = """() => {
       const bed = w.querySelector(".dl-water-bed"), s = bed && getComputedStyle(bed);
       return {id: w.dataset.piece, stroke: s && s.stroke, width: s && parseFloat(s.strokeWidth)};
     }),
-    gates: [...board.querySelectorAll(".dl-entrance")].map(e => ({id: e.dataset.piece, art: art(e.querySelector("use"))})),
+    gates: [...board.querySelectorAll(".dl-entrance")]
+      .map(e => ({id: e.dataset.piece, art: art(e.querySelector("use"))})),
     paths: [...board.querySelectorAll(".dl-path")].map(p => p.dataset.piece),
     spaces: board.querySelectorAll(".dl-space[data-piece]").length,
     hrefs: [...board.querySelectorAll("use, image")].map(u => u.getAttribute("href")),
@@ -78,9 +79,11 @@ class Positions:
             self.walk,
             self.walk_users,
             400,
-            until=lambda m: len(m["log"]) > 30
-            and any(x.startswith("move:") for x in m["legal"])
-            and any(f["id"] == m["view"]["active_figure"] for f in m["view"]["figures"]),
+            until=lambda m: (
+                len(m["log"]) > 30
+                and any(x.startswith("move:") for x in m["legal"])
+                and any(f["id"] == m["view"]["active_figure"] for f in m["view"]["figures"])
+            ),
         )
         self.pick_users = studio.users("pa", "pb")
         self.pick = studio.match("drachenland", self.pick_users)
@@ -89,7 +92,9 @@ class Positions:
             self.pick_users,
             400,
             until=lambda m: any(
-                f"choose:{f['colour']}" in m["legal"] for f in m["view"]["figures"] if f["seat"] == m["viewer_seat"]
+                f"choose:{f['colour']}" in m["legal"]
+                for f in m["view"]["figures"]
+                if f["seat"] == m["viewer_seat"]
             ),
         )
         assert self.walker is not None and self.picker is not None, "a match ended early"
@@ -152,7 +157,7 @@ def test_the_board_is_a_drawn_landscape_with_addressable_pieces(
     assert drawn["spaces"] == len(seen["spaces"])
     assert sorted(w["id"] for w in drawn["water"]) == ["W1", "W2", "W3", "W4"]
     for w in drawn["water"]:
-        r, g, b = _rgb(w["stroke"])
+        r, _, b = _rgb(w["stroke"])
         assert b > r + 60 and w["width"] >= 10, f"{w['id']} is not drawn as water: {w}"
     assert sorted(g["id"] for g in drawn["gates"]) == ["E1", "E2", "E3"]
     for gate in drawn["gates"]:
@@ -193,7 +198,10 @@ def test_the_board_is_a_drawn_landscape_with_addressable_pieces(
 def test_every_legal_target_takes_a_tap_on_a_phone(positions: Positions, open_page: Any, which: str) -> None:
     """At 390 x 844, the board not enlarged: each element carrying a move is at least 32 px each
     way (a target space, a volcano, a flight, and a figure to choose)."""
-    user, match_id = (positions.walker, positions.walk) if which == "walk" else (positions.picker, positions.pick)
+    if which == "walk":
+        user, match_id = positions.walker, positions.walk
+    else:
+        user, match_id = positions.picker, positions.pick
     page = open_page(PHONE, user, match_id, has_touch=True, is_mobile=True)
     targets = page.evaluate(TARGETS)
     kinds = {t["move"].split(":")[0] for t in targets}
