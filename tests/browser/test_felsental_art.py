@@ -187,18 +187,21 @@ TARGETS = """() => [...document.querySelectorAll('#match-area [data-move]')]
 
 CARDS = """() => [...document.querySelectorAll('.fels-hand .fcard')].map(card => {
     const options = [...card.querySelectorAll('.option:not(.discard)')];
-    const box = el => (r => ({top: r.top, bottom: r.bottom, left: r.left, right: r.right}))(el.getBoundingClientRect());
+    const box = el => (r => ({top: r.top, bottom: r.bottom, left: r.left, right: r.right}))(
+        el.getBoundingClientRect());
     return {
         dual: card.classList.contains('dual'),
         options: options.map(o => {
             const icon = o.querySelector('svg.opt-icon use');
             const word = o.querySelector('.opt-word');
-            const ib = o.querySelector('svg.opt-icon') && o.querySelector('svg.opt-icon').getBoundingClientRect();
+            const svg = o.querySelector('svg.opt-icon');
+            const ib = svg && svg.getBoundingClientRect();
             return {cls: o.getAttribute('class'), icon: icon && icon.getAttribute('href'),
                     iconPx: ib ? Math.min(ib.width, ib.height) : 0,
                     word: word ? word.textContent.trim() : '', box: box(o)};
         }),
-        divider: [...card.querySelectorAll('.fcard-or')].map(d => ({box: box(d), text: d.textContent.trim()})),
+        divider: [...card.querySelectorAll('.fcard-or')]
+            .map(d => ({box: box(d), text: d.textContent.trim()})),
     };
 })"""
 
@@ -248,7 +251,9 @@ def test_the_three_dwarves_differ_by_shape_not_only_by_colour(
 ) -> None:
     match_id, _ = positions["cards"]
     page = open_page(f"/matches/{match_id}", None, DESKTOP)
-    shapes = {d: page.locator(f'.fels-valley [data-piece="dwarf-{d}"]').get_attribute("data-shape") for d in DWARVES}
+    shapes = {
+        d: page.locator(f'.fels-valley [data-piece="dwarf-{d}"]').get_attribute("data-shape") for d in DWARVES
+    }
     assert len(set(shapes.values())) == 3, shapes
     for pair in page.evaluate(SILHOUETTES, [SPRITE, list(DWARVES)]):
         assert pair["union"] > 1500, pair  # each is a figure of some size
