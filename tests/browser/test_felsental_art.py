@@ -146,7 +146,8 @@ PIECES = """() => {
 }"""
 
 SILHOUETTES = """async ([sprite, names]) => {
-    // Each dwarf drawn alone in one colour, black on nothing: what is left is its outline.
+    // Each dwarf drawn alone in one colour, black on nothing: what is left is its outline. The
+    // symbols are drawn around (0, 0), about 50 units across: centred and scaled to the canvas.
     const text = await (await fetch(sprite)).text();
     const symbols = new DOMParser().parseFromString(text, 'image/svg+xml').documentElement.innerHTML;
     const size = 96;
@@ -154,7 +155,8 @@ SILHOUETTES = """async ([sprite, names]) => {
     for (const name of names) {
         const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}">`
             + `<style>*{fill:#000!important;stroke:#000!important;fill-opacity:1!important}</style>`
-            + `<defs>${symbols}</defs><use href="#${name}" width="${size}" height="${size}"/></svg>`;
+            + `<defs>${symbols}</defs><g transform="translate(${size / 2} ${size / 2}) scale(${size / 56})">`
+            + `<use href="#${name}"/></g></svg>`;
         const img = new Image();
         img.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(svg);
         await img.decode();
