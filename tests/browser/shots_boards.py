@@ -140,4 +140,51 @@ def felsental(studio: Studio) -> list[Shot]:
     third = studio.match("felsental", late)
     actor = studio.play(third, late, 300, until=lambda m: "accept" in m["legal"])
     shots += _both("felsental-defend", third, actor)
+
+    # Every other phase of a match, as the seat deciding it (and the two legs' and the end's
+    # boards as a spectator too): free setup, a card being played, wounds placed, leg 2, the end.
+    setup = studio.users("vera", "walt")
+    options = {"dwarf_setup": "free", "hand_exchange": True}
+    fourth = studio.match("felsental", setup, options)
+    shots.append(Shot("felsental-exchange-seat", f"/matches/{fourth}", studio.to_act(fourth, setup)))
+    fifth = studio.match("felsental", setup, options)
+    actor = studio.play(fifth, setup, 20, policy=_keep, until=lambda m: _offers(m, "place:"))
+    shots.append(Shot("felsental-place-seat", f"/matches/{fifth}", actor))
+    for name, wanted in (("walk", "to:"), ("fire", "dir:"), ("wounds", "wound:")):
+        users = studio.users(f"{name[:3]}a", f"{name[:3]}b")
+        match_id = studio.match("felsental", users)
+        actor = studio.play(match_id, users, 600, policy=_fight, until=lambda m, w=wanted: _offers(m, w))
+        shots.append(Shot(f"felsental-{name}-seat", f"/matches/{match_id}", actor))
+    users = studio.users("xena", "yann")
+    match_id = studio.match("felsental", users)
+    actor = studio.play(match_id, users, 1500, policy=_fight, until=lambda m: m["view"]["leg"] == 2)
+    shots += _both("felsental-leg2", match_id, actor)
+    users = studio.users("zora", "adam")
+    match_id = studio.match("felsental", users)
+    studio.play(match_id, users, 3000, policy=_fight)
+    shots.append(Shot("felsental-end-player", f"/matches/{match_id}", users[0]))
+    shots.append(Shot("felsental-end-spectator", f"/matches/{match_id}", None))
     return shots
+
+
+def _offers(match: dict[str, Any], prefix: str) -> bool:
+    return any(m.startswith(prefix) for m in match["legal"])
+
+
+def _keep(match: dict[str, Any], rnd: random.Random) -> str:
+    """Keeps the start hand, so the setup reaches the placement of the dwarves."""
+    return "keep" if "keep" in match["legal"] else any_move(match, rnd)
+
+
+def _fight(match: dict[str, Any], rnd: random.Random) -> str:
+    """Plays attacks before anything else and takes every hit: a match that ends soon."""
+    legal = match["legal"]
+    if "accept" in legal:
+        return "accept"
+    attacks = [m for m in legal if m.startswith("play:") and m.split(":")[2] in _ATTACKS]
+    if attacks and rnd.random() < 0.8:
+        return rnd.choice(attacks)
+    return any_move(match, rnd)
+
+
+_ATTACKS = {"bite", "fire", "attack1", "attack2", "crossbow", "net"}

@@ -294,6 +294,7 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "blocked_trapper": "The attack on the trapper is blocked",
         "with_card": "with the card",
         "hex": "Hex {hex}",
+        "or": "or",
         # What a card option does, beside it on hover and long-press (issue 20.15).
         **{f"help_{k}": v for k, v in OPTION_HELP["en"].items()},
     },
@@ -376,6 +377,7 @@ UI_TEXT: Mapping[Locale, Mapping[str, str]] = {
         "blocked_trapper": "Der Angriff auf den Fallensteller ist abgewehrt",
         "with_card": "mit der Karte",
         "hex": "Feld {hex}",
+        "or": "oder",
         # What a card option does, beside it on hover and long-press (issue 20.15).
         **{f"help_{k}": v for k, v in OPTION_HELP["de"].items()},
     },
