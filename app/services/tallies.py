@@ -129,7 +129,8 @@ async def _pairs(db: AsyncSession, game: str, pairs: list[tuple[int, int, int, i
 
 async def _game(db: AsyncSession, match: Match, ranks: list[int], scored: bool) -> None:
     counts: dict[str, float] = {MATCHES: 1}
-    decisions = await db.scalar(select(func.count()).where(LoggedMove.match_id == match.id))
+    # The last decision's number: one step down the primary key, however long the match.
+    decisions = await db.scalar(select(func.max(LoggedMove.seq)).where(LoggedMove.match_id == match.id))
     counts[DECISIONS] = float(decisions or 0)
     if match.started_at is not None and match.finished_at is not None:
         counts[SECONDS] = max(0.0, (match.finished_at - match.started_at).total_seconds())

@@ -135,8 +135,9 @@ def _count_finished_matches() -> None:
     )
     op.execute(
         f"""INSERT INTO game_tallies (game, players, key, count)
-        SELECT m.game, m.players, 'decisions', COUNT(*)
-        FROM moves mv JOIN matches m ON m.id = mv.match_id
+        SELECT m.game, m.players, 'decisions', SUM(last.seq)
+        FROM (SELECT match_id, MAX(seq) AS seq FROM moves GROUP BY match_id) last
+        JOIN matches m ON m.id = last.match_id
         WHERE m.id IN ({finished})
         GROUP BY m.game, m.players"""
     )

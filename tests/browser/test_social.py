@@ -133,9 +133,15 @@ def test_a_block_stops_invitations_and_chat(browser: Any, server: Server) -> Non
             context.close()
 
 
-def _play_out(studio: Studio, game: str, users: list[User]) -> int:
+def _play_out(studio: Studio, game: str, users: list[User], *, resign_after: int | None = None) -> int:
+    """A match of ``game`` played with random legal moves to its end (or, ``resign_after``
+    decisions in, resigned by the seat to act: Drachenland's random games run ~1,800 decisions)."""
     match_id = studio.match(game, users)
-    assert studio.play(match_id, users, FINISH) is None, f"{game} did not end"
+    left = studio.play(match_id, users, resign_after or FINISH)
+    if resign_after is not None and left is not None:
+        left.post(f"/api/matches/{match_id}/resign", {})
+    else:
+        assert left is None, f"{game} did not end"
     return match_id
 
 
@@ -145,7 +151,8 @@ def test_statistics_head_to_head_and_search_after_matches_of_all_three_games(bro
     base = server.base_url
     studio = Studio(base, seed=3)
     ada, ben = studio.users("ada", "ben")
-    finished = {game: _play_out(studio, game, [ada, ben]) for game in ("draco", "felsental", "drachenland")}
+    finished = {game: _play_out(studio, game, [ada, ben]) for game in ("draco", "felsental")}
+    finished["drachenland"] = _play_out(studio, "drachenland", [ada, ben], resign_after=30)
     context = _context(browser, PHONE)
     try:
         from tests.browser.pages import log_in
