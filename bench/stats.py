@@ -29,11 +29,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
+from alembic import command
 from sqlalchemy import event, select
 
 from app.config import Settings
-from alembic import command
-
 from app.db.migrate import alembic_config, upgrade_to_head
 from app.db.models import Match, MatchSeat
 from app.db.session import make_engine, make_sessionmaker
@@ -62,7 +61,8 @@ MATCH_COLUMNS = [
 SEAT_COLUMNS = ["match_id", "seat", "user_id", "score", "rank"]
 MOVE_COLUMNS = ["match_id", "seq", "seat", "move", "events", "created_at"]
 HISTORY_COLUMNS = [
-    "user_id", "game", "match_id", "rank", "mu_before", "sigma_before", "mu_after", "sigma_after", "created_at"
+    "user_id", "game", "match_id", "rank", "mu_before", "sigma_before", "mu_after", "sigma_after",
+    "created_at",
 ]  # fmt: skip
 PEOPLE = 600
 HEAVY = 4
@@ -132,7 +132,17 @@ async def build(matches: int, sample: int, distinct: int, rnd: random.Random) ->
                 (base + i, name, names.key(name), names.skeleton(name), "x", "en", False, None, first)
                 for i, name in enumerate(people, start=1)
             ],
-            columns=["id", "name", "name_key", "name_skeleton", "password_hash", "locale", "is_admin", "bot_level", "created_at"],
+            columns=[
+                "id",
+                "name",
+                "name_key",
+                "name_skeleton",
+                "password_hash",
+                "locale",
+                "is_admin",
+                "bot_level",
+                "created_at",
+            ],
         )
         await conn.execute(f"SELECT setval('users_id_seq', {base + PEOPLE})")
         weights = [w for _, _, w in CONFIGS]
@@ -163,13 +173,23 @@ async def build(matches: int, sample: int, distinct: int, rnd: random.Random) ->
             )  # fmt: skip
             for seat, user in enumerate(seated):
                 seat_rows.append(
-                    (match_id, seat, user, float(played.result["scores"][seat]), int(played.result["ranks"][seat]))
+                    (
+                        match_id,
+                        seat,
+                        user,
+                        float(played.result["scores"][seat]),
+                        int(played.result["ranks"][seat]),
+                    )
                 )
-            move_rows.append((match_id, played.decisions, played.last_seat, played.last_move, "[]", finished_at))
+            move_rows.append(
+                (match_id, played.decisions, played.last_seat, played.last_move, "[]", finished_at)
+            )
             if is_rated(game, {}):
                 ranks = [int(r) for r in played.result["ranks"]]
                 before = [ratings.get((u, game), (MODEL.mu, MODEL.sigma, 0)) for u in seated]
-                after = MODEL.rate([[MODEL.rating(mu=m, sigma=s)] for m, s, _ in before], ranks=[float(r) for r in ranks])
+                after = MODEL.rate(
+                    [[MODEL.rating(mu=m, sigma=s)] for m, s, _ in before], ranks=[float(r) for r in ranks]
+                )
                 for user, rank, (mu, sigma, n), [new] in zip(seated, ranks, before, after, strict=True):
                     ratings[(user, game)] = (new.mu, new.sigma, n + 1)
                     history.append((user, game, match_id, rank, mu, sigma, new.mu, new.sigma, finished_at))
@@ -226,9 +246,13 @@ async def tally_all(url: str, first: int, matches: int) -> dict[str, Any]:
     try:
         for low in range(first, matches + 1, 500):
             async with maker() as db:
-                rows = list(await db.scalars(select(Match).where(Match.id.between(low, low + 499)).order_by(Match.id)))
+                rows = list(
+                    await db.scalars(select(Match).where(Match.id.between(low, low + 499)).order_by(Match.id))
+                )
                 seats: dict[int, list[MatchSeat]] = {}
-                for s in await db.scalars(select(MatchSeat).where(MatchSeat.match_id.between(low, low + 499))):
+                for s in await db.scalars(
+                    select(MatchSeat).where(MatchSeat.match_id.between(low, low + 499))
+                ):
                     seats.setdefault(s.match_id, []).append(s)
                 before = statements
                 started = time.perf_counter()
@@ -252,7 +276,9 @@ async def _analyze() -> None:
         await conn.close()
 
 
-async def measure(url: str, heavy: list[str], light: str, repeat: int) -> list[tuple[str, float, float, float]]:
+async def measure(
+    url: str, heavy: list[str], light: str, repeat: int
+) -> list[tuple[str, float, float, float]]:
     settings = Settings(database_url=url, secret_key=secrets.token_hex(16), data_dir="var/bench-stats")
     app = create_app(settings)
     rows = []
@@ -290,7 +316,14 @@ async def measure(url: str, heavy: list[str], light: str, repeat: int) -> list[t
                     counts.append(statements - before)
                     assert answer.status_code == 200, (path, answer.status_code, answer.text[:300])
                 times.sort()
-                rows.append((label, statistics.median(times), times[int(0.95 * (len(times) - 1))], statistics.median(counts)))
+                rows.append(
+                    (
+                        label,
+                        statistics.median(times),
+                        times[int(0.95 * (len(times) - 1))],
+                        statistics.median(counts),
+                    )
+                )
     return rows
 
 
@@ -314,13 +347,18 @@ async def main() -> None:
               f"{built['rated_rows']} rating-history rows")  # fmt: skip
         started = time.perf_counter()
         await asyncio.to_thread(upgrade_to_head, url)
-        print(f"revision 0008 counted the first {args.matches - args.sample} in SQL: {time.perf_counter() - started:.1f} s")
+        print(
+            f"revision 0008 counted the first {args.matches - args.sample} in SQL: "
+            f"{time.perf_counter() - started:.1f} s"
+        )
         conn = await pgstats.connect(pgstats.dsn(DATABASE))
         try:
             await conn.copy_records_to_table("matches", records=later["matches"], columns=MATCH_COLUMNS)
             await conn.copy_records_to_table("seats", records=later["seats"], columns=SEAT_COLUMNS)
             await conn.copy_records_to_table("moves", records=later["moves"], columns=MOVE_COLUMNS)
-            await conn.copy_records_to_table("rating_history", records=later["rating_history"], columns=HISTORY_COLUMNS)
+            await conn.copy_records_to_table(
+                "rating_history", records=later["rating_history"], columns=HISTORY_COLUMNS
+            )
             await conn.execute("ANALYZE")
         finally:
             await conn.close()
@@ -345,7 +383,8 @@ async def _light_player(heavy: list[str]) -> str:
     try:
         name: str = await conn.fetchval(
             "SELECT u.name FROM users u JOIN player_game_stats p ON p.user_id = u.id "
-            "WHERE u.name LIKE 'pl%' AND u.name <> ALL($1::text[]) GROUP BY u.name ORDER BY SUM(p.played) LIMIT 1",
+            "WHERE u.name LIKE 'pl%' AND u.name <> ALL($1::text[]) "
+            "GROUP BY u.name ORDER BY SUM(p.played) LIMIT 1",
             heavy,
         )
         return name
@@ -357,19 +396,30 @@ async def _sizes(heavy: list[str]) -> None:
     conn = await pgstats.connect(pgstats.dsn(DATABASE))
     try:
         played = await conn.fetchval(
-            "SELECT SUM(played) FROM player_game_stats p JOIN users u ON u.id = p.user_id WHERE u.name = $1", heavy[0]
+            "SELECT SUM(played) FROM player_game_stats p JOIN users u ON u.id = p.user_id WHERE u.name = $1",
+            heavy[0],
         )
         together = await conn.fetchval(
-            "SELECT SUM(o.played) FROM opponent_stats o JOIN users a ON a.id = o.user_id JOIN users b ON b.id = o.other_id "
+            "SELECT SUM(o.played) FROM opponent_stats o JOIN users a ON a.id = o.user_id "
+            "JOIN users b ON b.id = o.other_id "
             "WHERE a.name = $1 AND b.name = $2",
             heavy[0],
             heavy[1],
         )
         counts = {
             t: await conn.fetchval(f"SELECT COUNT(*) FROM {t}")
-            for t in ("matches", "seats", "player_game_stats", "opponent_stats", "game_tallies", "rating_history")
+            for t in (
+                "matches",
+                "seats",
+                "player_game_stats",
+                "opponent_stats",
+                "game_tallies",
+                "rating_history",
+            )
         }
-        print(f"heavy player {heavy[0]}: {played} finished matches, {together} with {heavy[1]}; rows: {counts}")
+        print(
+            f"heavy player {heavy[0]}: {played} finished matches, {together} with {heavy[1]}; rows: {counts}"
+        )
     finally:
         await conn.close()
 

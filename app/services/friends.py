@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.elements import ColumnElement
 
 from app.db.accounts import User, UserSession
 from app.db.matches import Match, MatchSeat, MatchStatus
@@ -163,15 +164,19 @@ async def list_friends(db: AsyncSession, *, user_id: int, page: int = 1, locale:
     """A page of friends by name, each with online state and running matches; the requests."""
     _check_page(page)
     rows = (
-        await db.execute(
-            select(User.id, User.name)
-            .join(Friendship, Friendship.other_id == User.id)
-            .where(Friendship.user_id == user_id, Friendship.accepted.is_(True))
-            .order_by(User.name_key)
-            .offset((page - 1) * PAGE)
-            .limit(PAGE + 1)
+        (
+            await db.execute(
+                select(User.id, User.name)
+                .join(Friendship, Friendship.other_id == User.id)
+                .where(Friendship.user_id == user_id, Friendship.accepted.is_(True))
+                .order_by(User.name_key)
+                .offset((page - 1) * PAGE)
+                .limit(PAGE + 1)
+            )
         )
-    ).tuples().all()
+        .tuples()
+        .all()
+    )
     more, rows = len(rows) > PAGE, rows[:PAGE]
     ids = [i for i, _ in rows]
     online = await online_among(db, ids)
@@ -207,14 +212,18 @@ async def list_friends(db: AsyncSession, *, user_id: int, page: int = 1, locale:
 async def friend_names(db: AsyncSession, *, user_id: int, limit: int = 20) -> list[str]:
     """Friends to invite in one click (the create form), online ones first."""
     rows = (
-        await db.execute(
-            select(User.id, User.name)
-            .join(Friendship, Friendship.other_id == User.id)
-            .where(Friendship.user_id == user_id, Friendship.accepted.is_(True))
-            .order_by(User.name_key)
-            .limit(MAX_FRIENDS)
+        (
+            await db.execute(
+                select(User.id, User.name)
+                .join(Friendship, Friendship.other_id == User.id)
+                .where(Friendship.user_id == user_id, Friendship.accepted.is_(True))
+                .order_by(User.name_key)
+                .limit(MAX_FRIENDS)
+            )
         )
-    ).tuples().all()
+        .tuples()
+        .all()
+    )
     online = await online_among(db, [i for i, _ in rows])
     ordered = sorted(rows, key=lambda r: r[0] not in online)
     return [n for _, n in ordered[:limit]]
@@ -249,7 +258,9 @@ async def who_blocked(db: AsyncSession, blockers: Iterable[int], blocked: int) -
     ids = [i for i in blockers if i != blocked]
     if not ids:
         return []
-    return list(await db.scalars(select(Block.user_id).where(Block.blocked_id == blocked, Block.user_id.in_(ids))))
+    return list(
+        await db.scalars(select(Block.user_id).where(Block.blocked_id == blocked, Block.user_id.in_(ids)))
+    )
 
 
 # --- helpers ------------------------------------------------------------------------------
@@ -272,8 +283,10 @@ async def _relation(db: AsyncSession, user_id: int, other_id: int) -> Relation:
     if await _blocked(db, blocker=user_id, blocked=other_id):
         return "blocked"
     rows = (
-        await db.execute(select(Friendship.user_id, Friendship.accepted).where(_between(user_id, other_id)))
-    ).tuples().all()
+        (await db.execute(select(Friendship.user_id, Friendship.accepted).where(_between(user_id, other_id))))
+        .tuples()
+        .all()
+    )
     if any(accepted for _, accepted in rows):
         return "friend"
     if any(asker == user_id for asker, _ in rows):
@@ -283,7 +296,7 @@ async def _relation(db: AsyncSession, user_id: int, other_id: int) -> Relation:
     return "none"
 
 
-def _between(a: int, b: int):  # type: ignore[no-untyped-def]
+def _between(a: int, b: int) -> ColumnElement[bool]:
     return or_(
         (Friendship.user_id == a) & (Friendship.other_id == b),
         (Friendship.user_id == b) & (Friendship.other_id == a),

@@ -10,10 +10,10 @@ from app.db.accounts import User
 from app.db.async_play import Rating, UserSettings
 from app.db.stats import PlayerGameStats
 from app.services._db import use_case
+from app.services._rows import has_control_characters
 from app.services.errors import InvalidInput
 from app.services.names import key as name_key
 from app.services.names import skeleton
-from app.services._rows import has_control_characters
 from app.services.ratings import ordinal
 from app.services.social_schemas import PlayerFound, SearchOut
 
@@ -34,20 +34,24 @@ async def search(db: AsyncSession, *, query: str, page: int = 1) -> SearchOut:
         raise InvalidInput(f"a page is a number from 1 to {MAX_PAGE}")
     disabled = select(UserSettings.user_id).where(UserSettings.disabled.is_(True))
     found = (
-        await db.execute(
-            select(User.id, User.name, User.bot_level)
-            .where(
-                or_(
-                    User.name_key.startswith(name_key(typed), autoescape=True),
-                    User.name_skeleton.startswith(skeleton(typed), autoescape=True),
-                ),
-                User.id.not_in(disabled),
+        (
+            await db.execute(
+                select(User.id, User.name, User.bot_level)
+                .where(
+                    or_(
+                        User.name_key.startswith(name_key(typed), autoescape=True),
+                        User.name_skeleton.startswith(skeleton(typed), autoescape=True),
+                    ),
+                    User.id.not_in(disabled),
+                )
+                .order_by(User.name_key)
+                .offset((page - 1) * PAGE)
+                .limit(PAGE + 1)
             )
-            .order_by(User.name_key)
-            .offset((page - 1) * PAGE)
-            .limit(PAGE + 1)
         )
-    ).tuples().all()
+        .tuples()
+        .all()
+    )
     more, found = len(found) > PAGE, found[:PAGE]
     ids = [i for i, _, _ in found]
     ratings: dict[int, dict[str, float]] = {}

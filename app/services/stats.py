@@ -80,12 +80,20 @@ async def player_stats(db: AsyncSession, *, name: str, locale: str = "en") -> Pl
                 rating_history=await _graph(db, user.id, row.game) if rating and rating.games else [],
             )
         )
-    return PlayerStatsOut(name=user.name, bot=user.bot_level is not None, member_since=user.created_at, games=games)
+    return PlayerStatsOut(
+        name=user.name, bot=user.bot_level is not None, member_since=user.created_at, games=games
+    )
 
 
 @use_case
 async def versus(
-    db: AsyncSession, *, name: str, other: str, page: int = 1, viewer_id: int | None = None, locale: str = "en"
+    db: AsyncSession,
+    *,
+    name: str,
+    other: str,
+    page: int = 1,
+    viewer_id: int | None = None,
+    locale: str = "en",
 ) -> VersusOut:
     """Head-to-head of ``name`` against ``other``: wins, losses, draws per game and a page of
     their finished matches, newest first."""
@@ -163,7 +171,11 @@ async def game_stats(db: AsyncSession, *, game: str, locale: str = "en") -> Game
             continue
         wins = [int(counts.get(f"{tallies.WIN}{seat}", 0)) for seat in range(players)]
         summit = sorted(
-            ((k.removeprefix(tallies.SUMMIT), int(v)) for k, v in counts.items() if k.startswith(tallies.SUMMIT)),
+            (
+                (k.removeprefix(tallies.SUMMIT), int(v))
+                for k, v in counts.items()
+                if k.startswith(tallies.SUMMIT)
+            ),
             key=lambda item: (-item[1], item[0]),
         )
         seconds = counts.get(tallies.SECONDS)
@@ -209,9 +221,7 @@ async def _favourites(db: AsyncSession, user_id: int) -> dict[str, list[Opponent
         .over(partition_by=OpponentStats.game, order_by=(OpponentStats.played.desc(), OpponentStats.other_id))
         .label("place")
     )
-    ranked = (
-        select(OpponentStats, place).where(OpponentStats.user_id == user_id).subquery()
-    )
+    ranked = select(OpponentStats, place).where(OpponentStats.user_id == user_id).subquery()
     rows = await db.execute(
         select(ranked, User.name)
         .join(User, User.id == ranked.c.other_id)
@@ -221,7 +231,9 @@ async def _favourites(db: AsyncSession, user_id: int) -> dict[str, list[Opponent
     out: dict[str, list[OpponentOut]] = {}
     for row in rows.mappings():
         out.setdefault(row["game"], []).append(
-            OpponentOut(name=row["name"], played=row["played"], won=row["won"], lost=row["lost"], drawn=row["drawn"])
+            OpponentOut(
+                name=row["name"], played=row["played"], won=row["won"], lost=row["lost"], drawn=row["drawn"]
+            )
         )
     return out
 

@@ -44,10 +44,10 @@ async def record(db: AsyncSession, match: Match, seats: Sequence[MatchSeat]) -> 
     scores = [float(s) for s in match.result.get("scores", [0.0] * len(ranks))]
     people = [(s.seat, s.user_id) for s in seats if s.user_id is not None]
     if people:
-        await _players(db, match.game, [(u, ranks[seat], scores[seat] if scored else None) for seat, u in people])
-    pairs = [
-        (a, b, ranks[sa], ranks[sb]) for sa, a in people for sb, b in people if a != b
-    ]
+        await _players(
+            db, match.game, [(u, ranks[seat], scores[seat] if scored else None) for seat, u in people]
+        )
+    pairs = [(a, b, ranks[sa], ranks[sb]) for sa, a in people for sb, b in people if a != b]
     if pairs:
         await _pairs(db, match.game, pairs)
     await _game(db, match, ranks, scored)
@@ -85,9 +85,7 @@ async def _players(db: AsyncSession, game: str, rows: list[tuple[int, int, float
                 "score_sum": table.c.score_sum + new.score_sum,
                 # Both read the row before this update: the streak goes on or starts again.
                 "streak": streak,
-                "best_streak": case(
-                    (table.c.best_streak < streak, streak), else_=table.c.best_streak
-                ),
+                "best_streak": case((table.c.best_streak < streak, streak), else_=table.c.best_streak),
             },
         )
     )

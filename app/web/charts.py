@@ -66,7 +66,8 @@ def rating_graph(
         parts.append(
             f'<a href="/matches/{point.match_id}/replay"><circle class="dot" data-match="{point.match_id}" '
             f'cx="{x(i):.1f}" cy="{y(values[i]):.1f}" r="3.5"><title>#{point.match_id} · '
-            f"{escape(fmt(point.created_at))} · {point.ordinal_after:.1f} ({point.rank}.)</title></circle></a>"
+            f"{escape(fmt(point.created_at))} · {point.ordinal_after:.1f} ({point.rank}.)"
+            "</title></circle></a>"
         )
     parts.append("</svg>")
     return Markup("".join(parts))

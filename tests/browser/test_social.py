@@ -59,8 +59,12 @@ def test_a_friend_request_accepted_shows_who_is_online(browser: Any, server: Ser
         carol_page.get_by_role("button", name="Log out").click()
         carol_page.wait_for_url(re.compile(r".*/(login)?$"))
         alice_page.goto(f"{base}/friends")
-        expect(alice_page.locator(f"li.friend[data-name='{bob}'] .presence")).to_have_attribute("data-online", "yes")
-        expect(alice_page.locator(f"li.friend[data-name='{carol}'] .presence")).to_have_attribute("data-online", "no")
+        expect(alice_page.locator(f"li.friend[data-name='{bob}'] .presence")).to_have_attribute(
+            "data-online", "yes"
+        )
+        expect(alice_page.locator(f"li.friend[data-name='{carol}'] .presence")).to_have_attribute(
+            "data-online", "no"
+        )
 
         # One click invites Bob to a new table; Bob's invitation waits for him.
         row = alice_page.locator(f"li.friend[data-name='{bob}']")
@@ -100,7 +104,9 @@ def test_a_block_stops_invitations_and_chat(browser: Any, server: Server) -> Non
         assert made.ok, made.text()
         match_id = made.json()["id"]
         alice_csrf = alice_page.locator("body").get_attribute("data-csrf")
-        joined = alice_page.request.post(f"{base}/api/matches/{match_id}/join", data={}, headers={"X-CSRF-Token": alice_csrf})
+        joined = alice_page.request.post(
+            f"{base}/api/matches/{match_id}/join", data={}, headers={"X-CSRF-Token": alice_csrf}
+        )
         assert joined.ok, joined.text()
 
         alice_page.goto(f"{base}/users/{bob}")
@@ -145,7 +151,9 @@ def _play_out(studio: Studio, game: str, users: list[User], *, resign_after: int
     return match_id
 
 
-def test_statistics_head_to_head_and_search_after_matches_of_all_three_games(browser: Any, server: Server) -> None:
+def test_statistics_head_to_head_and_search_after_matches_of_all_three_games(
+    browser: Any, server: Server
+) -> None:
     from playwright.sync_api import expect
 
     base = server.base_url

@@ -91,7 +91,9 @@ async def test_a_block_stops_invitations_chat_and_requests(db: AsyncSession, mak
         await lobby.create_match(
             db, creator_id=bob.id, game="toy", seats=2, options={}, invite=[alice.name], fixed_order=False
         )
-    table = await lobby.create_match(db, creator_id=bob.id, game="toy", seats=2, options={}, invite=[], fixed_order=False)
+    table = await lobby.create_match(
+        db, creator_id=bob.id, game="toy", seats=2, options={}, invite=[], fixed_order=False
+    )
     with pytest.raises(Forbidden, match="does not accept invitations"):
         await lobby.invite_player(db, match_id=table.id, user_id=bob.id, name=alice.name)
     with pytest.raises(Forbidden, match="does not accept this"):

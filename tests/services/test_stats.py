@@ -15,7 +15,9 @@ from tests.services.async_support import load, play_to_end
 from tests.support.db import play_to_the_end, start_toy_match
 
 
-async def test_a_players_statistics_count_each_finished_match_once(db: AsyncSession, make_user: MakeUser) -> None:
+async def test_a_players_statistics_count_each_finished_match_once(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
     alice, bob, carol = await make_user(), await make_user(), await make_user()
     # alice wins, wins, loses, wins (by resignations), then a played-out three-player match.
     for loser, winner in ((bob, alice), (carol, alice), (alice, bob), (bob, alice)):
@@ -100,7 +102,9 @@ async def test_game_statistics_count_seat_wins_length_and_dracos_summit(
     assert sum(d.count for d in two.summit) == old_summit + 3
     assert two.average_decisions > 0
     count = await db.scalar(
-        select(func.count()).where(GameTally.game == "draco", GameTally.players == 2, GameTally.key == "matches")
+        select(func.count()).where(
+            GameTally.game == "draco", GameTally.players == 2, GameTally.key == "matches"
+        )
     )
     assert count == 1
     with pytest.raises(NotFound):

@@ -13,7 +13,9 @@ async def delete(user: ApiUser, path: str) -> Any:
     return await user.client.delete(path, headers={"X-CSRF-Token": user.csrf})
 
 
-async def test_a_friend_request_accepted_shows_online_state_and_running_matches(api_user: MakeApiUser) -> None:
+async def test_a_friend_request_accepted_shows_online_state_and_running_matches(
+    api_user: MakeApiUser,
+) -> None:
     alice, bob = await api_user(), await api_user()
     asked = await alice.post(f"/api/me/friends/{bob.name}")
     assert asked.status_code == 201 and asked.json() == {"name": bob.name, "relation": "asked"}

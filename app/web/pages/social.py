@@ -41,7 +41,9 @@ async def friends_page(
 
 
 @router.post("/friends")
-async def ask_friend_by_name(request: Request, db: SessionDep, user: CurrentUser, name: NameField) -> Response:
+async def ask_friend_by_name(
+    request: Request, db: SessionDep, user: CurrentUser, name: NameField
+) -> Response:
     """The friends page's form: ask someone by name."""
     await friends.ask_or_accept(db, user_id=user.id, name=name)
     return redirect("/friends", request)
@@ -49,7 +51,11 @@ async def ask_friend_by_name(request: Request, db: SessionDep, user: CurrentUser
 
 @router.post("/friends/{name}")
 async def ask_friend(
-    request: Request, db: SessionDep, user: CurrentUser, name: str, next_url: Annotated[str, Form(alias="next", max_length=300)] = ""
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    name: str,
+    next_url: Annotated[str, Form(alias="next", max_length=300)] = "",
 ) -> Response:
     await friends.ask_or_accept(db, user_id=user.id, name=name)
     return redirect(_back(next_url), request)
@@ -57,7 +63,11 @@ async def ask_friend(
 
 @router.post("/friends/{name}/remove")
 async def remove_friend(
-    request: Request, db: SessionDep, user: CurrentUser, name: str, next_url: Annotated[str, Form(alias="next", max_length=300)] = ""
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    name: str,
+    next_url: Annotated[str, Form(alias="next", max_length=300)] = "",
 ) -> Response:
     await friends.remove(db, user_id=user.id, name=name)
     return redirect(_back(next_url), request)
@@ -65,7 +75,11 @@ async def remove_friend(
 
 @router.post("/blocks/{name}")
 async def block(
-    request: Request, db: SessionDep, user: CurrentUser, name: str, next_url: Annotated[str, Form(alias="next", max_length=300)] = ""
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    name: str,
+    next_url: Annotated[str, Form(alias="next", max_length=300)] = "",
 ) -> Response:
     await friends.block(db, user_id=user.id, name=name)
     return redirect(_back(next_url), request)
@@ -73,7 +87,11 @@ async def block(
 
 @router.post("/blocks/{name}/remove")
 async def unblock(
-    request: Request, db: SessionDep, user: CurrentUser, name: str, next_url: Annotated[str, Form(alias="next", max_length=300)] = ""
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    name: str,
+    next_url: Annotated[str, Form(alias="next", max_length=300)] = "",
 ) -> Response:
     await friends.unblock(db, user_id=user.id, name=name)
     return redirect(_back(next_url), request)
@@ -119,11 +137,15 @@ async def versus_form(request: Request, name: str = "", other: str = "") -> Resp
     """The profile's head-to-head form (a GET form cannot build a path)."""
     if not name.strip() or not other.strip():
         raise InvalidInput("name two players")
-    return redirect(f"/users/{quote(name.strip()[:60], safe='')}/versus/{quote(other.strip()[:60], safe='')}", request)
+    return redirect(
+        f"/users/{quote(name.strip()[:60], safe='')}/versus/{quote(other.strip()[:60], safe='')}", request
+    )
 
 
 @router.get("/games/{game}/stats")
-async def game_stats_page(request: Request, db: SessionDep, user: OptionalUser, locale: Locale, game: str) -> Response:
+async def game_stats_page(
+    request: Request, db: SessionDep, user: OptionalUser, locale: Locale, game: str
+) -> Response:
     out = await stats.game_stats(db, game=game, locale=locale)
     return page(request, "social/game_stats.html", locale=locale, user=user, stats=out)
 
