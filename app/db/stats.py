@@ -9,6 +9,7 @@ from __future__ import annotations
 from sqlalchemy import Float, ForeignKey, Index, Integer, String
 from sqlalchemy.orm import Mapped, mapped_column
 
+from app.db.async_play import RatingChange
 from app.db.base import Base
 from app.db.matches import MatchSeat
 
@@ -36,6 +37,8 @@ class PlayerGameStats(Base):
     streak: Mapped[int] = mapped_column(Integer, default=0)
     """Wins in a row up to the latest finished match."""
     best_streak: Mapped[int] = mapped_column(Integer, default=0)
+    best_rating: Mapped[float | None] = mapped_column(Float, nullable=True)
+    """The highest ordinal after a rated match (``tallies.note_ratings``); None: never rated."""
 
 
 class OpponentStats(Base):
@@ -68,3 +71,8 @@ class GameTally(Base):
 
 SEATS_BY_USER = Index("ix_seats_user_id_match_id", MatchSeat.user_id, MatchSeat.match_id)
 """Head-to-head walks one player's matches newest first and looks the other up by match."""
+
+HISTORY_NEWEST = Index(
+    "ix_rating_history_user_id_game_id", RatingChange.user_id, RatingChange.game, RatingChange.id
+)
+"""The rating graph reads a player's newest points of one game: one backward index range."""

@@ -101,6 +101,9 @@ async def rate_match(db: AsyncSession, match: Match, seats: Sequence[MatchSeat])
         )
     db.add_all(changes)
     await db.flush()
+    await tallies.note_ratings(
+        db, match.game, {c.user_id: ordinal(c.mu_after, c.sigma_after) for c in changes}
+    )
     return changes
 
 

@@ -1,8 +1,9 @@
 """Statistics pages read the tables ``tallies`` keeps; none counts matches per request.
 
 A player's page is a few indexed reads whatever their history: their rows of
-``player_game_stats``, their ratings, the best of their rating history, their top opponents
-(``opponent_stats``), and the newest ``GRAPH_POINTS`` of the rating history per game.
+``player_game_stats`` (the best rating kept there too), their ratings, their top opponents
+(``opponent_stats``, a window over their rows), and the newest ``GRAPH_POINTS`` of the rating
+history per game (one backward range of ``rating_history (user_id, game, id)``).
 Head-to-head adds the pair's rows and a page of their common matches (walking the first
 player's matches newest first through ``seats (user_id, match_id)``).
 """
@@ -52,12 +53,6 @@ async def player_stats(db: AsyncSession, *, name: str, locale: str = "en") -> Pl
         )
     )
     rated = {r.game: r for r in await db.scalars(select(Rating).where(Rating.user_id == user.id))}
-    best_rows = await db.execute(
-        select(RatingChange.game, func.max(RatingChange.mu_after - 3 * RatingChange.sigma_after))
-        .where(RatingChange.user_id == user.id)
-        .group_by(RatingChange.game)
-    )
-    best: dict[str, float] = {game: float(value) for game, value in best_rows.tuples()}
     favourites = await _favourites(db, user.id)
     games = []
     for row in rows:
@@ -72,7 +67,7 @@ async def player_stats(db: AsyncSession, *, name: str, locale: str = "en") -> Pl
                 average_rank=round(row.rank_sum / row.played, 2) if row.played else 0.0,
                 average_score=round(row.score_sum / row.scored, 2) if row.scored else None,
                 rating=ordinal(rating.mu, rating.sigma) if rating and rating.games else None,
-                best_rating=best.get(row.game),
+                best_rating=row.best_rating,
                 rated_matches=rating.games if rating else 0,
                 streak=row.streak,
                 best_streak=row.best_streak,

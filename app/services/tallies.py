@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, or_, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -52,6 +52,21 @@ async def record(db: AsyncSession, match: Match, seats: Sequence[MatchSeat]) -> 
         await _pairs(db, match.game, pairs)
     await _game(db, match, ranks, scored)
     return True
+
+
+async def note_ratings(db: AsyncSession, game: str, ordinals: dict[int, float]) -> None:
+    """After a rated match: raise each player's best rating where the new one is higher."""
+    table = PlayerGameStats.__table__
+    for user_id, value in ordinals.items():
+        await db.execute(
+            update(PlayerGameStats)
+            .where(
+                PlayerGameStats.user_id == user_id,
+                PlayerGameStats.game == game,
+                or_(table.c.best_rating.is_(None), table.c.best_rating < value),
+            )
+            .values(best_rating=value)
+        )
 
 
 async def _players(db: AsyncSession, game: str, rows: list[tuple[int, int, float | None]]) -> None:

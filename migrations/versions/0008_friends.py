@@ -6,7 +6,8 @@
   ``app.services.tallies`` in the transaction that records a match's end, once per match
   (``tallied_matches``); matches finished before this revision are counted here, in SQL
   (their winning streaks and Draco's summit dragons excepted: those start from now);
-- an index on ``seats (user_id, match_id)`` for the head-to-head lists.
+- indexes on ``seats (user_id, match_id)`` for the head-to-head lists and on
+  ``rating_history (user_id, game, id)`` for the rating graph's newest points.
 
 Revision ID: 0008
 Revises: 0007
@@ -70,6 +71,7 @@ def upgrade() -> None:
         sa.Column("score_sum", sa.Float(), nullable=False),
         sa.Column("streak", sa.Integer(), nullable=False),
         sa.Column("best_streak", sa.Integer(), nullable=False),
+        sa.Column("best_rating", sa.Float(), nullable=True),
         sa.PrimaryKeyConstraint("user_id", "game", name="pk_player_game_stats"),
         _fk("player_game_stats", "user_id", "users"),
     )
@@ -95,6 +97,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game", "players", "key", name="pk_game_tallies"),
     )
     op.create_index("ix_seats_user_id_match_id", "seats", ["user_id", "match_id"])
+    op.create_index("ix_rating_history_user_id_game_id", "rating_history", ["user_id", "game", "id"])
     _count_finished_matches()
 
 
@@ -103,9 +106,9 @@ def _count_finished_matches() -> None:
     finished = "SELECT id FROM matches WHERE status = 'finished'"
     op.execute(
         f"""INSERT INTO player_game_stats
-        (user_id, game, played, won, rank_sum, scored, score_sum, streak, best_streak)
+        (user_id, game, played, won, rank_sum, scored, score_sum, streak, best_streak, best_rating)
         SELECT s.user_id, m.game, COUNT(*), SUM(CASE WHEN s.rank = 1 THEN 1 ELSE 0 END),
-               SUM(COALESCE(s.rank, 0)), COUNT(*), SUM(COALESCE(s.score, 0)), 0, 0
+               SUM(COALESCE(s.rank, 0)), COUNT(*), SUM(COALESCE(s.score, 0)), 0, 0, NULL
         FROM seats s JOIN matches m ON m.id = s.match_id
         WHERE m.id IN ({finished}) AND s.user_id IS NOT NULL
         GROUP BY s.user_id, m.game"""
@@ -141,10 +144,16 @@ def _count_finished_matches() -> None:
         WHERE m.id IN ({finished})
         GROUP BY m.game, m.players"""
     )
+    op.execute(
+        """UPDATE player_game_stats SET best_rating = (
+            SELECT MAX(h.mu_after - 3 * h.sigma_after) FROM rating_history h
+            WHERE h.user_id = player_game_stats.user_id AND h.game = player_game_stats.game)"""
+    )
     op.execute(f"INSERT INTO tallied_matches (match_id) {finished}")
 
 
 def downgrade() -> None:
+    op.drop_index("ix_rating_history_user_id_game_id", table_name="rating_history")
     op.drop_index("ix_seats_user_id_match_id", table_name="seats")
     for table in ("game_tallies", "opponent_stats", "player_game_stats", "tallied_matches", "blocks"):
         op.drop_table(table)
