@@ -161,6 +161,7 @@ def test_statistics_head_to_head_and_search_after_matches_of_all_three_games(
     ada, ben = studio.users("ada", "ben")
     finished = {game: _play_out(studio, game, [ada, ben]) for game in ("draco", "felsental")}
     finished["drachenland"] = _play_out(studio, "drachenland", [ada, ben], resign_after=30)
+    second_draco = _play_out(studio, "draco", [ben, ada])
     context = _context(browser, PHONE)
     try:
         from tests.browser.pages import log_in
@@ -177,8 +178,11 @@ def test_statistics_head_to_head_and_search_after_matches_of_all_three_games(
         page.wait_for_url(f"{base}/users/{ada.name}")
         for game in finished:
             section = page.locator(f".game-stats[data-game='{game}']")
-            expect(section.locator("[data-figure=played]")).to_have_text("1")
-            expect(section.locator(f"#rating-graph-{game} circle.dot")).to_have_count(1)
+            expect(section.locator("[data-figure=played]")).to_have_text("2" if game == "draco" else "1")
+            expect(section.locator("[data-figure=rating]")).not_to_have_text("—")
+        # The rating graph: a point per rated match, each a link to its replay.
+        expect(page.locator("#rating-graph-draco circle.dot")).to_have_count(2)
+        expect(page.locator(f"#rating-graph-draco a[href='/matches/{second_draco}/replay']")).to_have_count(1)
         stats = page.request.get(f"{base}/api/users/{ada.name}/stats").json()
         won = sum(g["won"] for g in stats["games"])
         assert {g["game"] for g in stats["games"]} == set(finished)
@@ -187,8 +191,8 @@ def test_statistics_head_to_head_and_search_after_matches_of_all_three_games(
         page.locator(".game-stats[data-game='draco'] .opponents a", has_text=ben.name).click()
         page.wait_for_url(f"{base}/users/{ada.name}/versus/{ben.name}")
         expect(page.locator("#versus-score .won strong")).to_have_text(str(won))
-        expect(page.locator("#versus-matches li")).to_have_count(3)
-        for match_id in finished.values():
+        expect(page.locator("#versus-matches li")).to_have_count(4)
+        for match_id in [*finished.values(), second_draco]:
             expect(page.locator(f"#versus-matches li[data-match='{match_id}']")).to_be_visible()
 
         page.goto(f"{base}/games/draco/stats")
