@@ -294,6 +294,8 @@ async def measure(
         async with httpx.AsyncClient(transport=transport, base_url="http://bench") as client:
             a, b = heavy[0], heavy[1]
             paths = [
+                ("baseline: GET /healthz (no database)", "/healthz"),
+                ("baseline: rules page (no database)", "/games/draco/rules"),
                 ("profile page (heavy player)", f"/users/{a}"),
                 ("profile page (light player)", f"/users/{light}"),
                 ("GET /api/users/{heavy}/stats", f"/api/users/{a}/stats"),
@@ -334,8 +336,12 @@ async def main() -> None:
     parser.add_argument("--sample", type=int, default=1000, help="the newest matches, counted one by one")
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--reuse", action="store_true", help="measure a database kept by --keep")
     args = parser.parse_args()
     rnd = random.Random(22)
+    if args.reuse:
+        await _measure_and_print(pgstats.sqlalchemy_url(DATABASE), await _heavy_players(), args.repeat)
+        return
     await pgstats.fresh_database(DATABASE)
     url = pgstats.sqlalchemy_url(DATABASE)
     try:
@@ -367,15 +373,28 @@ async def main() -> None:
             f"match end (tallies.record) for the last {args.sample}: {tallied['ms']} ms and "
             f"{tallied['statements']} statements per match"
         )
-        light = await _light_player(heavy)
-        rows = await measure(url, heavy, light, args.repeat)
-        print(f"{'request':44} {'median ms':>10} {'p95 ms':>8} {'SQL statements':>15}")
-        for label, median, p95, count in rows:
-            print(f"{label:44} {median:10.1f} {p95:8.1f} {count:15.0f}")
-        await _sizes(heavy)
+        await _measure_and_print(url, heavy, args.repeat)
     finally:
         if not args.keep:
             await pgstats.drop_database(DATABASE)
+
+
+async def _measure_and_print(url: str, heavy: list[str], repeat: int) -> None:
+    light = await _light_player(heavy)
+    rows = await measure(url, heavy, light, repeat)
+    print(f"{'request':44} {'median ms':>10} {'p95 ms':>8} {'SQL statements':>15}")
+    for label, median, p95, count in rows:
+        print(f"{label:44} {median:10.1f} {p95:8.1f} {count:15.0f}")
+    await _sizes(heavy)
+
+
+async def _heavy_players() -> list[str]:
+    conn = await pgstats.connect(pgstats.dsn(DATABASE))
+    try:
+        rows = await conn.fetch("SELECT name FROM users WHERE name LIKE 'pl%' ORDER BY id LIMIT $1", HEAVY)
+        return [r["name"] for r in rows]
+    finally:
+        await conn.close()
 
 
 async def _light_player(heavy: list[str]) -> str:
