@@ -47,7 +47,7 @@ def rating_graph(
 
     line = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
     parts = [
-        f'<svg class="rating-graph" id="{escape(graph_id)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'<svg class="rating-graph" id="{escape(graph_id)}" viewBox="0 0 {WIDTH} {HEIGHT}" role="group" '
         f'aria-labelledby="{escape(graph_id)}-title" preserveAspectRatio="xMidYMid meet">',
         f'<title id="{escape(graph_id)}-title">{escape(title)}</title>',
     ]
@@ -63,11 +63,13 @@ def rating_graph(
     )
     parts.append(f'<polyline class="line" points="{line}"/>')
     for i, point in enumerate(points):
+        label = escape(
+            f"#{point.match_id} · {fmt(point.created_at)} · {point.ordinal_after:.1f} ({point.rank}.)"
+        )
         parts.append(
-            f'<a href="/matches/{point.match_id}/replay"><circle class="dot" data-match="{point.match_id}" '
-            f'cx="{x(i):.1f}" cy="{y(values[i]):.1f}" r="3.5"><title>#{point.match_id} · '
-            f"{escape(fmt(point.created_at))} · {point.ordinal_after:.1f} ({point.rank}.)"
-            "</title></circle></a>"
+            f'<a href="/matches/{point.match_id}/replay" aria-label="{label}"><title>{label}</title>'
+            f'<circle class="dot" data-match="{point.match_id}" cx="{x(i):.1f}" '
+            f'cy="{y(values[i]):.1f}" r="3.5"/></a>'
         )
     parts.append("</svg>")
     return Markup("".join(parts))

@@ -199,3 +199,46 @@ def test_statistics_head_to_head_and_search_after_matches_of_all_three_games(
         expect(page.locator(".table-size[data-players='2'] .summit tbody tr").first).to_be_visible()
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
+def test_the_social_pages_have_no_serious_accessibility_violations(
+    browser: Any, server: Server, locale: str
+) -> None:
+    from tests.browser.pages import log_in
+    from tests.browser.test_accessibility import AXE, RUN_AXE, SERIOUS, _axe_missing
+
+    missing = _axe_missing()
+    if missing:
+        pytest.fail(missing)
+    base = server.base_url
+    studio = Studio(base, seed=5)
+    eva, finn, gert = studio.users("eva", "finn", "gert")
+    eva.post(f"/api/me/friends/{finn.name}", {})
+    finn.post(f"/api/me/friends/{eva.name}", {})
+    gert.post(f"/api/me/friends/{eva.name}", {})
+    for loser in (finn, eva):  # two rated matches: the rating graph has a line
+        match_id = studio.match("felsental", [eva, finn])
+        loser.post(f"/api/matches/{match_id}/resign", {})
+    context = browser.new_context(locale=locale, viewport={"width": 1366, "height": 900}, bypass_csp=True)
+    try:
+        log_in(context, base, eva.name, locale[:2])
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        for path in (
+            "/friends",
+            f"/users/{finn.name}",
+            f"/users/{eva.name}",
+            f"/users/{eva.name}/versus/{finn.name}",
+            f"/people?q={eva.name[:3]}",
+            "/games/felsental/stats",
+        ):
+            page.goto(f"{base}{path}")
+            page.wait_for_load_state("load")
+            page.add_script_tag(path=str(AXE))
+            found = [v for v in page.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
+            assert not found, (
+                path + "\n" + "\n".join(f"{v['impact']} {v['id']}: {v['help']} {v['nodes']}" for v in found)
+            )
+    finally:
+        context.close()
