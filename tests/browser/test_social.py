@@ -184,8 +184,11 @@ def test_statistics_head_to_head_and_search_after_matches_of_all_three_games(
         expect(page.locator("#rating-graph-draco circle.dot")).to_have_count(2)
         expect(page.locator(f"#rating-graph-draco a[href='/matches/{second_draco}/replay']")).to_have_count(1)
         stats = page.request.get(f"{base}/api/users/{ada.name}/stats").json()
-        won = sum(g["won"] for g in stats["games"])
         assert {g["game"] for g in stats["games"]} == set(finished)
+        # Ranked better than Ben (a shared first place is a draw between the two).
+        versus = page.request.get(f"{base}/api/users/{ada.name}/versus/{ben.name}").json()
+        assert versus["played"] == 4 and versus["won"] + versus["lost"] + versus["drawn"] == 4
+        won = versus["won"]
 
         # Head-to-head from the favourite opponents.
         page.locator(".game-stats[data-game='draco'] .opponents a", has_text=ben.name).click()
