@@ -26,8 +26,9 @@ from app.services.schemas import UserOut
 LOCALES = ("en", "de")
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
 SESSION_LIFETIME = timedelta(days=30)
-SEEN_RESOLUTION = timedelta(minutes=5)
-"""``last_seen_at`` is written at most this often, so reading pages does not write every time."""
+SEEN_RESOLUTION = timedelta(minutes=1)
+"""``last_seen_at`` is written at most this often, so reading pages does not write every time
+(and friends see who is online from it: ``friends.ONLINE_WITHIN``)."""
 LOGIN_PER_NAME = throttle.Policy(
     free=5,
     first_delay=timedelta(seconds=30),

@@ -17,7 +17,7 @@ from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
 from app.engine.registry import UnknownGame, all_games, get_game
 from app.engine.rng import Rng, new_seed
-from app.services import bot_turns, live, names, notify, throttle
+from app.services import bot_turns, friends, live, names, notify, throttle
 from app.services._db import use_case
 from app.services._rows import (
     bump_version,
@@ -507,6 +507,10 @@ async def _invited_users(
     users = [found[key] for key in keys]
     if any(u.id == creator_id for u in users):
         raise InvalidInput("you sit at your own table already: do not invite yourself")
+    refusing = set(await friends.who_blocked(db, [u.id for u in users], creator_id))
+    if refusing:
+        name = next(u.name for u in users if u.id in refusing)
+        raise Forbidden(f"{name} does not accept invitations from you")
     return users
 
 

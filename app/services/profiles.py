@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
-
 from sqlalchemy import Select, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.db.models import Match, MatchSeat, MatchStatus, User
+from app.db.stats import OpponentStats, PlayerGameStats
 from app.services import ratings
 from app.services._db import use_case
 from app.services._rows import game_title, load_seats, summary, user_names
@@ -19,7 +18,7 @@ from app.services.play_schemas import GameResults, ProfileOut
 PROFILE_PAGE = 20
 """Running and finished matches per profile page (newest first; further pages on request)."""
 OPPONENTS_SHOWN = 100
-"""The opponent filter's choices: the people met most recently (a bot meets everybody)."""
+"""The opponent filter's choices: the people met most often (a bot meets everybody)."""
 MAX_PAGE = 10_000
 
 
@@ -94,42 +93,37 @@ async def _page(db: AsyncSession, query: Select[tuple[Match]], number: int) -> t
 async def _results(
     db: AsyncSession, user_id: int, locale: str
 ) -> tuple[list[GameResults], list[str], list[str]]:
-    """Per game: finished matches, wins (first place, shared or not), average rank."""
-    played = (
-        select(Match.game, MatchSeat.rank, func.count())
-        .join(MatchSeat, MatchSeat.match_id == Match.id)
-        .where(MatchSeat.user_id == user_id, Match.status == MatchStatus.FINISHED)
-        .group_by(Match.game, MatchSeat.rank)
+    """Per game: finished matches, wins (first place, shared or not), average rank; and the
+    opponent filter's names. Read from the statistics kept when a match ends (``tallies``):
+    counting a player's matches here scanned the matches table on every visit."""
+    rows = list(
+        await db.scalars(
+            select(PlayerGameStats)
+            .where(PlayerGameStats.user_id == user_id, PlayerGameStats.played > 0)
+            .order_by(PlayerGameStats.game)
+        )
     )
-    # Counted per (game, rank) by the database: a bot has finished thousands of matches.
-    counts: dict[str, Counter[int]] = defaultdict(Counter)
-    for game, rank, count in (await db.execute(played)).tuples():
-        if rank is not None:
-            counts[game][rank] += count
     results = [
         GameResults(
-            game=game,
-            game_title=game_title(game, locale),
-            played=ranks.total(),
-            won=ranks[1],
-            average_rank=round(sum(rank * n for rank, n in ranks.items()) / ranks.total(), 2),
+            game=row.game,
+            game_title=game_title(row.game, locale),
+            played=row.played,
+            won=row.won,
+            average_rank=round(row.rank_sum / row.played, 2),
         )
-        for game, ranks in sorted(counts.items())
+        for row in rows
     ]
-    finished = (
-        select(MatchSeat.match_id)
-        .join(Match, Match.id == MatchSeat.match_id)
-        .where(MatchSeat.user_id == user_id, Match.status == MatchStatus.FINISHED)
-    )
+    # The people met most often (a bot meets everybody: its rows are many, the page shows 100).
+    met = func.sum(OpponentStats.played)
     other = await db.scalars(
         select(User.name)
-        .join(MatchSeat, MatchSeat.user_id == User.id)
-        .where(MatchSeat.match_id.in_(finished), User.id != user_id)
+        .join(OpponentStats, OpponentStats.other_id == User.id)
+        .where(OpponentStats.user_id == user_id)
         .group_by(User.id, User.name)
-        .order_by(func.max(MatchSeat.match_id).desc())
+        .order_by(met.desc(), User.name_key)
         .limit(OPPONENTS_SHOWN)
     )
-    return results, sorted(counts), sorted(set(other), key=str.casefold)
+    return results, [r.game for r in rows], sorted(set(other), key=str.casefold)
 
 
 @use_case

@@ -21,6 +21,7 @@ from app.db.async_play import Rating, RatingChange
 from app.db.models import Match, MatchSeat, MatchStatus, User
 from app.db.types import utcnow
 from app.engine.registry import UnknownGame, get_game
+from app.services import tallies
 from app.services._db import use_case
 from app.services._rows import game_title, load_match, load_seats
 from app.services.errors import NotFound
@@ -48,8 +49,14 @@ def is_rated(game: str, options: Mapping[str, Any]) -> bool:
 
 
 async def rate_match(db: AsyncSession, match: Match, seats: Sequence[MatchSeat]) -> list[RatingChange]:
-    """Update the players' ratings for a finished rated match (inside the caller's transaction)."""
-    if match.status != MatchStatus.FINISHED or not match.result or not is_rated(match.game, match.options):
+    """Update the players' ratings for a finished rated match (inside the caller's transaction).
+
+    Every way a match ends comes here, so the statistics count it here too (``tallies``),
+    rated or not."""
+    if match.status != MatchStatus.FINISHED or not match.result:
+        return []
+    await tallies.record(db, match, seats)
+    if not is_rated(match.game, match.options):
         return []
     users = [s.user_id for s in seats]
     if any(u is None for u in users) or len(set(users)) != len(users) or len(users) < 2:
@@ -94,6 +101,9 @@ async def rate_match(db: AsyncSession, match: Match, seats: Sequence[MatchSeat])
         )
     db.add_all(changes)
     await db.flush()
+    await tallies.note_ratings(
+        db, match.game, {c.user_id: ordinal(c.mu_after, c.sigma_after) for c in changes}
+    )
     return changes
 
 

@@ -63,6 +63,12 @@ KNOWN_REASONS = (
     N_("the new password and its repetition differ"),
     N_("too many wrong passwords: wait a little"),
     N_("that is not a time zone (they read like Europe/Berlin)"),
+    N_("a player at this table has blocked you: you cannot write here"),
+    N_("you have asked too many people to be your friends: please wait a while"),
+    N_("that is you"),
+    N_("computer opponents have no friends"),
+    N_("type the start of a name"),
+    N_("head-to-head needs two different players"),
 )
 
 

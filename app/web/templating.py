@@ -18,6 +18,7 @@ from app.db.types import utcnow
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import LOCALES, times, translations
 from app.services._rows import game_title
+from app.web import charts
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[2] / "templates"
 
@@ -59,6 +60,9 @@ def environment(locale: str) -> jinja2.Environment:
     env.globals["match_options"] = _match_options(locale)
     env.globals["moment"] = _moment(locale)
     env.globals["date_of"] = partial(format_date, format="medium", locale=locale)
+    env.globals["rating_graph"] = partial(
+        charts.rating_graph, date_of=partial(format_date, format="short", locale=locale)
+    )
     return env
 
 

@@ -40,6 +40,25 @@
     allInviteFields();
   }
 
+  // A friend's button in the create form fills the first empty invite field: one click.
+  document.addEventListener("click", function (event) {
+    var button = event.target instanceof Element ? event.target.closest("[data-invite-friend]") : null;
+    if (!button || !button.form) {
+      return;
+    }
+    var name = button.getAttribute("data-invite-friend");
+    var fields = Array.prototype.slice.call(button.form.querySelectorAll("input[name=invite]"))
+      .filter(function (input) { return !input.disabled; });
+    if (fields.some(function (input) { return input.value.trim() === name; })) {
+      return;
+    }
+    var empty = fields.find(function (input) { return !input.value.trim(); });
+    if (empty) {
+      empty.value = name;
+      button.setAttribute("aria-pressed", "true");
+    }
+  });
+
   // The header's menu closes on a click elsewhere and on Escape (a <details> alone stays open).
   document.addEventListener("click", function (event) {
     document.querySelectorAll("details.menu[open]").forEach(function (menu) {

@@ -7,7 +7,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Message, User
 from app.db.types import utcnow
-from app.services import live, throttle
+from app.services import friends, live, throttle
 from app.services._db import use_case
 from app.services.errors import Forbidden
 from app.services.limits import TOO_MANY_CHAT_LINES, Limits, chat_key
@@ -35,6 +35,9 @@ async def post_message(
     loaded = await kept.load(db, match_id)
     if not may_read(loaded, user_id):
         raise Forbidden("only the players of this match can chat here")
+    others = [s.user_id for s in loaded.row.seats if s.user_id is not None and s.user_id != user_id]
+    if await friends.blocked_by_any(db, others, user_id):
+        raise Forbidden("a player at this table has blocked you: you cannot write here")
     text = chat_text.allowed(text)
     await throttle.spend(db, chat_key(user_id), limits.chat_lines, TOO_MANY_CHAT_LINES)
     message = Message(match_id=match_id, user_id=user_id, text=text, created_at=utcnow())

@@ -9,7 +9,7 @@ from starlette.responses import Response
 
 from app.i18n import LOCALES
 from app.i18n.times import zone_names
-from app.services import accounts, admin, notify, profiles, ratings
+from app.services import accounts, admin, friends, notify, profiles, ratings, stats
 from app.services.errors import InvalidInput
 from app.services.play_schemas import SettingsOut
 from app.services.schemas import UserOut
@@ -47,6 +47,10 @@ async def profile_page(
     histories = {
         r.game: await ratings.history(db, user_id=profile.user_id, game=r.game) for r in profile.ratings
     }
+    player = await stats.player_stats(db, name=profile.name, locale=locale)
+    relation = None
+    if user is not None and user.id != profile.user_id and not player.bot:
+        relation = (await friends.relation(db, user_id=user.id, name=profile.name)).relation
     return page(
         request,
         "play/profile.html",
@@ -54,6 +58,8 @@ async def profile_page(
         user=user,
         profile=profile,
         histories=histories,
+        stats=player,
+        relation=relation,
         game=game,
         opponent=opponent,
     )

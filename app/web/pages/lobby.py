@@ -12,7 +12,7 @@ from starlette.responses import Response
 from app.db.async_play import TimeoutPolicy
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
-from app.services import clocks, lobby
+from app.services import clocks, friends, lobby
 from app.services._rows import game_title
 from app.services.errors import InvalidInput, NotFound
 from app.services.schemas import GameOut, UserOut
@@ -38,6 +38,7 @@ async def lobby_page(
     games = lobby.list_games(locale)
     tables = await lobby.open_matches(db, viewer_id=user.id if user else None, page=page_number)
     suggestions = await lobby.invite_suggestions(db, user_id=user.id, limit=20) if user else []
+    friends_to_invite = await friends.friend_names(db, user_id=user.id) if user else []
     mine = await lobby.my_matches(db, user_id=user.id, order="oldest") if user else None
     return page(
         request,
@@ -48,6 +49,7 @@ async def lobby_page(
         open_matches=tables.matches,
         tables=tables,
         suggestions=suggestions,
+        friends_to_invite=friends_to_invite,
         running=(mine["your_turn"] + mine["waiting"])[:HOME_MATCHES] if mine else [],
         running_more=len(mine["your_turn"]) + len(mine["waiting"]) > HOME_MATCHES if mine else False,
     )
