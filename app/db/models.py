@@ -4,9 +4,11 @@ from app.db import async_play  # noqa: F401 - its tables belong to Base.metadata
 from app.db.accounts import Throttle, User, UserSession
 from app.db.base import Base
 from app.db.matches import LoggedMove, Match, MatchSeat, MatchStatus, Message, MoveRequest
+from app.db.records import ImportedMatch
 
 __all__ = [
     "Base",
+    "ImportedMatch",
     "LoggedMove",
     "Match",
     "MatchSeat",

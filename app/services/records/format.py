@@ -32,6 +32,7 @@ its number and the reason, so a record edited anywhere is caught.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -92,7 +93,10 @@ class CheckedRecord:
 
     header: RecordHeader
     moves: tuple[tuple[Seat, Move], ...]
+    events: tuple[tuple[Event, ...], ...]
+    """What each decision did (as the move log keeps it)."""
     final: State
+    rng_counter: int
     outcome: Outcome | None
 
 
@@ -210,9 +214,9 @@ def check_record(text: str, *, lookup: Callable[[str, str], Game] = get_game) ->
     blocks = _read_blocks(lines, blank + 1)
     checked = _replay(game, header, blocks)
     # The result the engine reached, written as the header says it: any other value differs.
-    expected = _header_lines(game, _with_result(header, checked))[1:]
-    _compare(header_lines, expected, first_line=2)
-    return checked
+    verified = _with_result(header, checked)
+    _compare(header_lines, _header_lines(game, verified)[1:], first_line=2)
+    return dataclasses.replace(checked, header=verified)
 
 
 def _read_header(lines: Sequence[str], lookup: Callable[[str, str], Game]) -> tuple[Game, RecordHeader]:
@@ -374,6 +378,7 @@ def _replay(game: Game, header: RecordHeader, blocks: Sequence[_Block]) -> Check
     _check_draws(rng, setup)
     _compare([line for _, line in setup.lines], _setup_lines(game, state, _drawn(rng))[1:], setup.line + 1)
     moves: list[tuple[Seat, Move]] = []
+    done: list[tuple[Event, ...]] = []
     for block in blocks[1:]:
         seat, move = _read_decision(game, header, block)
         if game.outcome(state) is not None:
@@ -394,7 +399,8 @@ def _replay(game: Game, header: RecordHeader, blocks: Sequence[_Block]) -> Check
         expected = _decision_lines(game, header, block.number, seat, move, _drawn(rng), events)
         _compare([f"{block.number}. {block.text}", *(line for _, line in block.lines)], expected, block.line, block.number)
         moves.append((seat, move))
-    return CheckedRecord(header, tuple(moves), state, game.outcome(state))
+        done.append(tuple(events))
+    return CheckedRecord(header, tuple(moves), tuple(done), state, rng.counter, game.outcome(state))
 
 
 def _why_illegal(game: Game, state: State, seat: Seat, move: Move) -> str:

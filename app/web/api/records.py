@@ -1,0 +1,51 @@
+"""Match records over HTTP: download a finished match's record, upload one to import it."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from starlette.responses import PlainTextResponse, Response
+
+from app.services.errors import InvalidInput
+from app.services.records import store
+from app.web.api.responses import errors
+from app.web.deps import CsrfChecked, CurrentUser, Locale, SessionDep
+
+router = APIRouter(tags=["records"], dependencies=[CsrfChecked])
+
+NOT_TEXT = "a record is UTF-8 text"
+
+
+@router.get(
+    "/matches/{match_id}/record",
+    response_class=PlainTextResponse,
+    responses={200: {"content": {"text/plain": {}}}, **errors(403, 404)},
+)
+async def match_record(db: SessionDep, locale: Locale, match_id: int) -> Response:
+    """The text record of a finished match (403 while it runs: nothing of it is published)."""
+    record = await store.export(db, match_id=match_id, locale=locale)
+    return PlainTextResponse(
+        record.text,
+        headers={"Content-Disposition": f'attachment; filename="{record.filename}"'},
+    )
+
+
+@router.post("/records", status_code=201, responses=errors(401, 403, 413, 422, 429))
+async def import_record(request: Request, db: SessionDep, user: CurrentUser) -> Response:
+    """Upload a record (the body, ``text/plain``): 201 with the new imported match's id, or 422
+    with the ``line`` and the reason the engine refused it at."""
+    text = await read_text(request)
+    try:
+        match_id = await store.import_record(db, user_id=user.id, text=text)
+    except store.RecordRefused as refused:
+        return JSONResponse(
+            {"detail": refused.reason, "line": refused.line, "decision": refused.decision}, status_code=422
+        )
+    return JSONResponse({"id": match_id, "replay": f"/matches/{match_id}/replay"}, status_code=201)
+
+
+async def read_text(request: Request) -> str:
+    try:
+        return (await request.body()).decode("utf-8")
+    except UnicodeDecodeError:
+        raise InvalidInput(NOT_TEXT) from None
