@@ -332,6 +332,8 @@ def _read_blocks(lines: Sequence[str], first: int) -> list[_Block]:
         if line.startswith(INDENT):
             if not blocks:
                 raise RecordError(number, "an indented line belongs to a decision above it")
+            if not line[len(INDENT) :].startswith(("~ ", "| ", "= ")):
+                raise RecordError(number, "an indented line begins with '~ ', '| ' or '= '", blocks[-1].number or None)
             blocks[-1].lines.append((number, line))
             continue
         found = _DECISION.match(line)
@@ -438,11 +440,18 @@ def _drawn(rng: Rng) -> list[tuple[int, int]]:
 def _check_draws(rng: Rng, block: _Block) -> None:
     """With a seed: the written draws must be the seed's; forced: every written one is used."""
     decision = block.number or None
-    written = _draws_of(block)
     if isinstance(rng, RecordingRng):
-        if written != rng.draws:
-            line = next((n for n, text in block.lines if text.startswith(INDENT + "~")), block.line)
-            raise RecordError(line, "the random outcomes are not the ones the published seed gives", decision)
+        drawn = rng.draws
+        seen = 0
+        for number, text in block.lines:
+            if not text.startswith(INDENT + "~"):
+                continue
+            written = _draws_of(_Block(block.line, block.number, block.text, [(number, text)]))
+            if written != drawn[seen : seen + len(written)]:
+                raise RecordError(number, "the random outcomes are not the ones the published seed gives", decision)
+            seen += len(written)
+        if seen != len(drawn):
+            raise RecordError(block.line, f"the published seed gives {len(drawn)} random outcomes here, the record {seen}", decision)
     elif isinstance(rng, ForcedRng) and rng.left:
         raise RecordError(block.line, f"{rng.left} written random outcomes are never drawn", decision)
 
