@@ -30,7 +30,7 @@ async def match_record(db: SessionDep, locale: Locale, match_id: int) -> Respons
     )
 
 
-@router.post("/records", status_code=201, responses=errors(401, 403, 413, 422, 429))
+@router.post("/records", status_code=201, responses=errors(401, 403, 422, 429))
 async def import_record(request: Request, db: SessionDep, user: CurrentUser) -> Response:
     """Upload a record (the body, ``text/plain``): 201 with the new imported match's id, or 422
     with the ``line`` and the reason the engine refused it at."""
