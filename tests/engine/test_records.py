@@ -13,10 +13,12 @@ import hmac
 import random
 import re
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from app import cli
 from app.engine.registry import get_game
 from app.engine.replay import replay
 from app.services.records.format import RecordError, check_record, write_record
@@ -155,3 +157,23 @@ def test_the_published_seed_reproduces_every_draw_of_the_record(case: tuple[str,
     other = hashlib.sha256(seed).digest().hex()
     with pytest.raises(RecordError, match="not the ones the published seed gives"):
         check_record(text.replace(seed.hex(), other))
+
+
+def test_verify_record_says_ok_or_the_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, text = _case(CASES[6])
+    good = tmp_path / "match.txt"
+    good.write_text(text, encoding="utf-8")
+    assert cli.main(["verify-record", str(good)]) == 0
+    out = capsys.readouterr().out
+    assert "ok: felsental" in out and "every random draw follows from the published seed" in out
+    lines = text.split("\n")
+    index = next(i for i, line in enumerate(lines) if line.startswith("    ~ ") and i > 20)
+    lines[index] = "    ~ " + " ".join(
+        f"{(int(v) + 1) % int(b)}/{b}" for v, b in (w.split("/") for w in lines[index][6:].split())
+    )
+    bad = tmp_path / "edited.txt"
+    bad.write_text("\n".join(lines), encoding="utf-8")
+    assert cli.main(["verify-record", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert f"(line {index + 1}): the random outcomes are not the ones the published seed gives" in err
+    assert cli.main(["verify-record", str(tmp_path / "missing.txt")]) == 2
