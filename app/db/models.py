@@ -4,12 +4,13 @@ from app.db import async_play  # noqa: F401 - its tables belong to Base.metadata
 from app.db.accounts import Throttle, User, UserSession
 from app.db.base import Base
 from app.db.matches import LoggedMove, Match, MatchSeat, MatchStatus, Message, MoveRequest
-from app.db.records import ImportedMatch
+from app.db.records import ImportedMatch, MatchAnalysis
 
 __all__ = [
     "Base",
     "ImportedMatch",
     "LoggedMove",
+    "MatchAnalysis",
     "Match",
     "MatchSeat",
     "MatchStatus",

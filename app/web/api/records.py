@@ -1,12 +1,17 @@
-"""Match records over HTTP: download a finished match's record, upload one to import it."""
+"""Match records over HTTP: download a finished match's record, upload one to import it, and
+the analysis of a finished match."""
 
 from __future__ import annotations
+
+import dataclasses
+from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from starlette.responses import PlainTextResponse, Response
 
 from app.services.errors import InvalidInput
+from app.services.records import analysis as analyses
 from app.services.records import store
 from app.web.api.responses import errors
 from app.web.deps import CsrfChecked, CurrentUser, Locale, SessionDep
@@ -49,3 +54,16 @@ async def read_text(request: Request) -> str:
         return (await request.body()).decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidInput(NOT_TEXT) from None
+
+
+@router.get("/matches/{match_id}/analysis", responses=errors(403, 404))
+async def match_analysis(db: SessionDep, match_id: int) -> dict[str, Any]:
+    """The strong bot's view of a finished match, step by step (403 while the match runs).
+
+    ``state`` is ``running`` while the background analysis goes on (``done`` of ``steps``),
+    then ``done``. Each item: ``step``; ``chances`` (each seat's estimated chance to win before
+    that step, summing to 1); ``seat``, ``played`` and ``best`` (moves in the game's notation),
+    ``played_value`` and ``best_value`` (the acting seat's estimated chance after each).
+    The last item (``final``) holds the chances at the end."""
+    view = await analyses.analysis(db, match_id=match_id)
+    return dataclasses.asdict(view)
