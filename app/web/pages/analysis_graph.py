@@ -59,7 +59,7 @@ def graph_svg(
         chances = ", ".join(f"{names[i]} {round(c * 100)}%" for i, c in enumerate(points[s]) if i < len(names))
         mark = ' class="current"' if s == current else ""
         parts.append(
-            f'<a href="{escape(replay_url)}?step={s}" data-step="{s}"{mark}><title>{s}: {escape(chances)}</title>'
+            f'<a href="{escape(replay_url)}?step={s}" data-graph-step="{s}"{mark}><title>{s}: {escape(chances)}</title>'
             f'<rect x="{x(s) - width / 2:.1f}" y="0" width="{width:.1f}" height="{HEIGHT}" fill="transparent"/></a>'
         )
     if current in points:
