@@ -98,7 +98,11 @@ def _verify_record(args: argparse.Namespace) -> int:
         print(f"{args.file}: refused: {error}", file=sys.stderr)
         return 1
     header = checked.header
-    how = "every random draw follows from the published seed" if header.seed else "no seed: the written draws were applied"
+    how = (
+        "every random draw follows from the published seed"
+        if header.seed
+        else "no seed: the written draws were applied"
+    )
     print(f"{args.file}: ok: {header.game} ({header.ruleset}), {len(checked.moves)} decisions; {how}")
     return 0
 

@@ -25,14 +25,14 @@ from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.store import store_for
 from app.services import bot_turns, clocks, sessions
 from app.services.live import Broker
+from app.services.records.store import MAX_RECORD_BYTES
 from app.web import errors
 from app.web.address_guard import AddressGuard
 from app.web.api import decisions as api_decisions
 from app.web.api import router as api_router
-from app.services.records.store import MAX_RECORD_BYTES
 from app.web.limits import BodyLimits
-from app.web.pages.records import RECORD_UPLOADS
 from app.web.pages import accounts, community, hosting, lobby, match_end, matches, records, replays
+from app.web.pages.records import RECORD_UPLOADS
 from app.web.security import SecurityMiddleware
 from app.web.sse import router as sse_router
 from app.web.templating import TEMPLATE_DIR

@@ -66,14 +66,20 @@ def analyse_steps(
         begin, end = start_of[step - 1], start_of[step]
         if step >= first:
             seat, played = moves[begin][0], Move.parse(moves[begin][1])
-            items.append(_analyse(game, bot, state, seat, played, events, players, options, seed, step, iterations))
+            items.append(
+                _analyse(game, bot, state, seat, played, events, players, options, seed, step, iterations)
+            )
         for seat, text in moves[done:end]:
             state, caused = game.apply(state, seat, Move.parse(text), rng)
             events.extend(caused)
         done = end
     if last == len(ends):
         outcome = game.outcome(state)
-        final = _normalised(terminal_rewards(outcome)) if outcome is not None else _chances(game, bot, state, seed, last)
+        final = (
+            _normalised(terminal_rewards(outcome))
+            if outcome is not None
+            else _chances(game, bot, state, seed, last)
+        )
         items.append({"step": last + 1, "chances": final, "final": True})
     return items
 
@@ -106,7 +112,9 @@ def _analyse(
             "played_value": _rounded(found.means.get(played)),
         }
     for key in ("best", "played"):
-        item[f"{key}_text"] = {locale: _move_text(game, state, seat, Move.parse(item[key]), locale) for locale in ("en", "de")}
+        item[f"{key}_text"] = {
+            locale: _move_text(game, state, seat, Move.parse(item[key]), locale) for locale in ("en", "de")
+        }
     return item
 
 

@@ -35,7 +35,9 @@ def wait_for_analysis(page: Any, url: str) -> None:
 
 
 @VIEWPORTS
-def test_an_imported_record_replays_with_the_analysis_graph(server: Server, browser: Any, viewport: Any) -> None:
+def test_an_imported_record_replays_with_the_analysis_graph(
+    server: Server, browser: Any, viewport: Any
+) -> None:
     from playwright.sync_api import expect
 
     base = server.base_url
@@ -46,7 +48,9 @@ def test_an_imported_record_replays_with_the_analysis_graph(server: Server, brow
         page.set_default_timeout(TIMEOUT_MS)
         name = register(page, base)
         page.goto(f"{base}/records/import")
-        page.set_input_files("#record-file", {"name": "match.txt", "mimeType": "text/plain", "buffer": text.encode()})
+        page.set_input_files(
+            "#record-file", {"name": "match.txt", "mimeType": "text/plain", "buffer": text.encode()}
+        )
         page.click("#import-form button[type=submit]")
         page.wait_for_url(f"{base}/matches/*/replay")
         expect(page.locator("[data-imported]")).to_contain_text(name)

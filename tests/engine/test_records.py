@@ -52,7 +52,9 @@ def test_a_record_replays_to_the_same_state_at_every_step(case: tuple[str, int, 
 
 
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_without_the_seed_the_written_draws_are_forced_on_the_engine(case: tuple[str, int, dict[str, Any]]) -> None:
+def test_without_the_seed_the_written_draws_are_forced_on_the_engine(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
     played, text = _case(case)
     seedless = "\n".join(line for line in text.split("\n") if not line.startswith("[Seed "))
     checked = check_record(seedless)
@@ -71,7 +73,9 @@ def test_an_edit_anywhere_is_refused_at_the_line_edited(case: tuple[str, int, di
     _, text = _case(case)
     lines = text.rstrip("\n").split("\n")
     chooser = random.Random(case_id(case))
-    checkable = [i for i, line in enumerate(lines) if line and not line.startswith(("[Date ", "[Seat", "[Language "))]
+    checkable = [
+        i for i, line in enumerate(lines) if line and not line.startswith(("[Date ", "[Seat", "[Language "))
+    ]
     for index in chooser.sample(checkable, 25):
         edited = lines.copy()
         edited[index] = _edit(lines[index], chooser)
@@ -98,7 +102,10 @@ def test_a_dropped_or_swapped_decision_is_refused_with_its_number() -> None:
     # The plays of two turns exchanged (numbers kept): refused within the first of them (by the
     # rules, or where what the card did differs when both happened to hold the card).
     plays = [i for i in starts if ": play:" in lines[i]]
-    first, second = plays[0], next(i for i in plays if lines[i].split(": ")[1] != lines[plays[0]].split(": ")[1])
+    first, second = (
+        plays[0],
+        next(i for i in plays if lines[i].split(": ")[1] != lines[plays[0]].split(": ")[1]),
+    )
     swapped = lines.copy()
     head_a, move_a = lines[first].split(": ", 1)
     head_b, move_b = lines[second].split(": ", 1)
@@ -139,7 +146,9 @@ def _seed_draw(seed: bytes, counter: int, bound: int) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("case", [CASES[0], CASES[2], CASES[6]], ids=case_id)
-def test_the_published_seed_reproduces_every_draw_of_the_record(case: tuple[str, int, dict[str, Any]]) -> None:
+def test_the_published_seed_reproduces_every_draw_of_the_record(
+    case: tuple[str, int, dict[str, Any]],
+) -> None:
     _, text = _case(case)
     seed = bytes.fromhex(re.search(r'^\[Seed "([0-9a-f]+)"\]$', text, re.M).group(1))  # type: ignore[union-attr]
     written = [

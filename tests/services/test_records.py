@@ -21,7 +21,9 @@ from tests.support.db import play_to_the_end, start_toy_match
 from tests.support.records import CASES, case_id, play_match, record_of
 
 
-async def _replays_equal(db: AsyncSession, original: int, imported: int, steps: list[int] | None = None) -> int:
+async def _replays_equal(
+    db: AsyncSession, original: int, imported: int, steps: list[int] | None = None
+) -> int:
     last = await replays.replay(db, match_id=original, viewer_id=None, step=None, locale="en")
     copy = await replays.replay(db, match_id=imported, viewer_id=None, step=None, locale="en")
     assert copy.steps == last.steps
@@ -50,7 +52,7 @@ async def test_a_finished_match_exports_imports_and_replays_the_same_at_every_st
     match_id = await start_toy_match(db, users, game="draco")
     await play_to_the_end(db, match_id, users, seed=22)
     record = await store.export(db, match_id=match_id, locale="de")
-    assert f"[Seat1 \"{users[0].name}\"]" in record.text and "[Language \"de\"]" in record.text
+    assert f'[Seat1 "{users[0].name}"]' in record.text and '[Language "de"]' in record.text
     checked = check_record(record.text)
     original = await db.get(Match, match_id, populate_existing=True)
     assert original is not None and checked.header.seed == original.seed
@@ -64,8 +66,18 @@ async def test_a_finished_match_exports_imports_and_replays_the_same_at_every_st
     assert marked is not None and marked.imported_by == importer.id
     assert marked.names == [users[0].name, users[1].name]
     # Unrated and nobody's: no seat holds a user, no rating moved.
-    assert await db.scalar(select(func.count()).where(MatchSeat.match_id == copy_id, MatchSeat.user_id.is_not(None))) == 0
-    assert await db.scalar(select(func.count()).select_from(RatingChange).where(RatingChange.match_id == copy_id)) == 0
+    assert (
+        await db.scalar(
+            select(func.count()).where(MatchSeat.match_id == copy_id, MatchSeat.user_id.is_not(None))
+        )
+        == 0
+    )
+    assert (
+        await db.scalar(
+            select(func.count()).select_from(RatingChange).where(RatingChange.match_id == copy_id)
+        )
+        == 0
+    )
     # The imported match's record is the same text (the record's date is kept).
     again = await store.export(db, match_id=copy_id, locale="de")
     assert again.text == record.text
@@ -76,7 +88,9 @@ async def test_a_finished_match_exports_imports_and_replays_the_same_at_every_st
     assert [s.name for s in shown.seats] == [users[0].name, users[1].name]
 
 
-async def test_a_resigned_match_round_trips_with_its_conclusion(db: AsyncSession, make_user: MakeUser) -> None:
+async def test_a_resigned_match_round_trips_with_its_conclusion(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
     users = [await make_user(), await make_user()]
     match_id = await start_toy_match(db, users, game="felsental")
     await conclusions.resign(db, match_id=match_id, user_id=users[1].id)
@@ -89,10 +103,18 @@ async def test_a_resigned_match_round_trips_with_its_conclusion(db: AsyncSession
     assert copy.result["ranks"] == original.result["ranks"] and copy.result["conclusion"] == "resigned"  # type: ignore[index]
     # The ranks of a match ended outside the rules are what the record says; the rest is checked.
     swapped = record.text.replace('[Ranks "1 2"]', '[Ranks "2 1"]')
-    assert (await store.export(db, match_id=await store.import_record(db, user_id=users[0].id, text=swapped), locale="en")).text == swapped
+    assert (
+        await store.export(
+            db, match_id=await store.import_record(db, user_id=users[0].id, text=swapped), locale="en"
+        )
+    ).text == swapped
 
 
-DB_CASES = [case for case in CASES if case_id(case) not in ("drachenland-3-variant1=True", "drachenland-4-variant2=True")]
+DB_CASES = [
+    case
+    for case in CASES
+    if case_id(case) not in ("drachenland-3-variant1=True", "drachenland-4-variant2=True")
+]
 """Each game and variant (Drachenland's two variants together: its long random matches cost the
 most here; tests/engine/test_records.py checks every case and player count without a database)."""
 
@@ -110,7 +132,9 @@ async def test_a_record_of_every_game_and_variant_imports_and_replays(
     assert match is not None and match.options == dict(played.header.options) and match.players == players
     game = get_game(slug)
     assert match.state == game.format_position(played.states[-1])
-    logged = list(await db.scalars(select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq)))
+    logged = list(
+        await db.scalars(select(LoggedMove).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq))
+    )
     assert [(row.seat, row.move) for row in logged] == [(s, str(m)) for s, m in played.moves]
     # The replay at steps across the match shows the state the match was in there.
     ends = replays.step_ends([(row.seat, row.move) for row in logged])

@@ -65,7 +65,9 @@ async def test_import_by_api_makes_a_marked_match_and_refuses_a_tampered_record_
 ) -> None:
     text = record_of(play_match("draco", 2, {}, number=9))
     importer = await api_user()
-    created = await importer.post("/api/records", content=text.encode(), headers={"Content-Type": "text/plain"})
+    created = await importer.post(
+        "/api/records", content=text.encode(), headers={"Content-Type": "text/plain"}
+    )
     assert created.status_code == 201, created.text
     match_id = created.json()["id"]
     assert (await importer.get(f"/api/matches/{match_id}/record")).text == text
@@ -94,7 +96,9 @@ async def test_import_by_api_makes_a_marked_match_and_refuses_a_tampered_record_
     assert binary.status_code == 422 and binary.json()["detail"] == "a record is UTF-8 text"
 
 
-async def test_the_import_page_takes_a_file_and_shows_a_refusal(server: Server, api_user: MakeApiUser) -> None:
+async def test_the_import_page_takes_a_file_and_shows_a_refusal(
+    server: Server, api_user: MakeApiUser
+) -> None:
     text = record_of(play_match("felsental", 2, {"legs": 1}, number=3))
     user = await api_user()
     form = await user.get("/records/import")

@@ -73,7 +73,12 @@ async def analysis(db: AsyncSession, *, match_id: int) -> AnalysisView:
 async def _create(db: AsyncSession, match: Match) -> MatchAnalysis:
     moves = await _moves(db, match.id)
     row = MatchAnalysis(
-        match_id=match.id, state=AnalysisState.RUNNING, steps=len(step_ends(moves)), done=0, items=[], updated_at=utcnow()
+        match_id=match.id,
+        state=AnalysisState.RUNNING,
+        steps=len(step_ends(moves)),
+        done=0,
+        items=[],
+        updated_at=utcnow(),
     )
     db.add(row)
     try:
@@ -105,7 +110,13 @@ async def _run(sessions: async_sessionmaker[AsyncSession], match_id: int, key: t
             if match is None or row is None or match.seed is None:
                 return
             moves = await _moves(db, match_id)
-            slug, ruleset, players, options, seed = match.game, match.ruleset, match.players, match.options, match.seed
+            slug, ruleset, players, options, seed = (
+                match.game,
+                match.ruleset,
+                match.players,
+                match.options,
+                match.seed,
+            )
             done, items = row.done, list(row.items)
         ends = step_ends(moves)
         loop = asyncio.get_running_loop()
@@ -135,7 +146,9 @@ async def _run(sessions: async_sessionmaker[AsyncSession], match_id: int, key: t
         log.exception("analysis of match %s failed", match_id)
         async with sessions() as db:
             await db.execute(
-                update(MatchAnalysis).where(MatchAnalysis.match_id == match_id).values(state=AnalysisState.FAILED)
+                update(MatchAnalysis)
+                .where(MatchAnalysis.match_id == match_id)
+                .values(state=AnalysisState.FAILED)
             )
             await db.commit()
     finally:
@@ -144,7 +157,9 @@ async def _run(sessions: async_sessionmaker[AsyncSession], match_id: int, key: t
 
 async def _moves(db: AsyncSession, match_id: int) -> list[tuple[int, str]]:
     rows = await db.execute(
-        select(LoggedMove.seat, LoggedMove.move).where(LoggedMove.match_id == match_id).order_by(LoggedMove.seq)
+        select(LoggedMove.seat, LoggedMove.move)
+        .where(LoggedMove.match_id == match_id)
+        .order_by(LoggedMove.seq)
     )
     return [(seat, move) for seat, move in rows.tuples()]
 

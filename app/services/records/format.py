@@ -257,10 +257,10 @@ def _read_header(lines: Sequence[str], lookup: Callable[[str, str], Game]) -> tu
         options[key] = choices[value]
     names: list[str] = []
     for seat in range(1, 10):
-        found = one(f"Seat{seat}", required=False)
-        if found is None:
+        given = one(f"Seat{seat}", required=False)
+        if given is None:
             break
-        names.append(found[1])
+        names.append(given[1])
     if not game.info.min_players <= len(names) <= game.info.max_players:
         raise RecordError(
             len(lines) + 1,
@@ -333,7 +333,9 @@ def _read_blocks(lines: Sequence[str], first: int) -> list[_Block]:
             if not blocks:
                 raise RecordError(number, "an indented line belongs to a decision above it")
             if not line[len(INDENT) :].startswith(("~ ", "| ", "= ")):
-                raise RecordError(number, "an indented line begins with '~ ', '| ' or '= '", blocks[-1].number or None)
+                raise RecordError(
+                    number, "an indented line begins with '~ ', '| ' or '= '", blocks[-1].number or None
+                )
             blocks[-1].lines.append((number, line))
             continue
         found = _DECISION.match(line)
@@ -359,7 +361,9 @@ def _draws_of(block: _Block) -> list[tuple[int, int]]:
         for word in body[2:].split():
             found = _DRAW.match(word)
             if found is None or not 0 <= int(found.group(1)) < int(found.group(2)):
-                raise RecordError(number, f"a random outcome reads value/bound, not {word!r}", block.number or None)
+                raise RecordError(
+                    number, f"a random outcome reads value/bound, not {word!r}", block.number or None
+                )
             draws.append((int(found.group(2)), int(found.group(1))))
     return draws
 
@@ -399,7 +403,12 @@ def _replay(game: Game, header: RecordHeader, blocks: Sequence[_Block]) -> Check
             raise RecordError(block.line, str(exc), block.number) from None
         _check_draws(rng, block)
         expected = _decision_lines(game, header, block.number, seat, move, _drawn(rng), events)
-        _compare([f"{block.number}. {block.text}", *(line for _, line in block.lines)], expected, block.line, block.number)
+        _compare(
+            [f"{block.number}. {block.text}", *(line for _, line in block.lines)],
+            expected,
+            block.line,
+            block.number,
+        )
         moves.append((seat, move))
         done.append(tuple(events))
     return CheckedRecord(header, tuple(moves), tuple(done), state, rng.counter, game.outcome(state))
@@ -411,7 +420,7 @@ def _why_illegal(game: Game, state: State, seat: Seat, move: Move) -> str:
         game.apply(state, seat, move, Rng(bytes(32)))  # a throwaway Rng: nothing is kept
     except IllegalMove as exc:
         return exc.reason
-    except Exception:  # noqa: BLE001 - any other failure of an illegal move says the same
+    except Exception:
         pass
     return f"'{move}' is not a legal move now"
 
@@ -448,18 +457,28 @@ def _check_draws(rng: Rng, block: _Block) -> None:
                 continue
             written = _draws_of(_Block(block.line, block.number, block.text, [(number, text)]))
             if written != drawn[seen : seen + len(written)]:
-                raise RecordError(number, "the random outcomes are not the ones the published seed gives", decision)
+                raise RecordError(
+                    number, "the random outcomes are not the ones the published seed gives", decision
+                )
             seen += len(written)
         if seen != len(drawn):
-            raise RecordError(block.line, f"the published seed gives {len(drawn)} random outcomes here, the record {seen}", decision)
+            raise RecordError(
+                block.line,
+                f"the published seed gives {len(drawn)} random outcomes here, the record {seen}",
+                decision,
+            )
     elif isinstance(rng, ForcedRng) and rng.left:
         raise RecordError(block.line, f"{rng.left} written random outcomes are never drawn", decision)
 
 
-def _compare(given: Sequence[str], expected: Sequence[str], first_line: int, decision: int | None = None) -> None:
+def _compare(
+    given: Sequence[str], expected: Sequence[str], first_line: int, decision: int | None = None
+) -> None:
     for offset, (have, want) in enumerate(zip(given, expected, strict=False)):
         if have != want:
-            raise RecordError(first_line + offset, f"the record says {have!r}, the game says {want!r}", decision)
+            raise RecordError(
+                first_line + offset, f"the record says {have!r}, the game says {want!r}", decision
+            )
     if len(given) != len(expected):
         line = first_line + min(len(given), len(expected))
         if len(given) > len(expected):
@@ -493,5 +512,12 @@ def _with_result(header: RecordHeader, checked: CheckedRecord) -> RecordHeader:
     if resigned:
         result["resigned"] = resigned
     return RecordHeader(
-        header.game, header.ruleset, header.options, header.names, result, header.date, header.language, header.seed
+        header.game,
+        header.ruleset,
+        header.options,
+        header.names,
+        result,
+        header.date,
+        header.language,
+        header.seed,
     )

@@ -64,7 +64,9 @@ async def export(db: AsyncSession, *, match_id: int, locale: str) -> RecordFile:
         raise Forbidden(NOT_FINISHED)
     names = await seat_names(db, match)
     rows = await db.execute(
-        select(LoggedMove.seat, LoggedMove.move).where(LoggedMove.match_id == match.id).order_by(LoggedMove.seq)
+        select(LoggedMove.seat, LoggedMove.move)
+        .where(LoggedMove.match_id == match.id)
+        .order_by(LoggedMove.seq)
     )
     moves = [(seat, Move.parse(move)) for seat, move in rows.tuples()]
     finished = match.finished_at.strftime("%Y-%m-%dT%H:%M:%SZ") if match.finished_at else ""
@@ -161,7 +163,11 @@ async def _store(db: AsyncSession, user_id: int, checked: CheckedRecord) -> int:
     )
     db.add(
         ImportedMatch(
-            match_id=match.id, imported_by=user_id, names=list(header.names), played_on=header.date[:40], imported_at=now
+            match_id=match.id,
+            imported_by=user_id,
+            names=list(header.names),
+            played_on=header.date[:40],
+            imported_at=now,
         )
     )
     await db.flush()

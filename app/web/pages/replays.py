@@ -13,14 +13,14 @@ from babel.numbers import format_decimal, format_percent
 from fastapi import APIRouter, Request
 from starlette.responses import Response
 
+from app.i18n import translations
 from app.services import replays
 from app.services.errors import Forbidden, NotFound
 from app.services.records import analysis as analyses
 from app.services.schemas import ReplayView, UserOut
 from app.web.deps import CsrfChecked, Locale, OptionalUser, SessionDep
-from app.web.pages.common import page
-from app.i18n import translations
 from app.web.pages.analysis_graph import COLOURS, graph_svg
+from app.web.pages.common import page
 from app.web.pages.matches import _named, board_template, game_title_in, log_items, static_if_present, ui_text
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -97,8 +97,12 @@ def analysis_context(
         step = {
             "same": item["best"] == item["played"],
             "forced": item["best_value"] is None,
-            "played": _named(item["played_text"].get(locale, item["played"]), names),
-            "best": _named(item["best_text"].get(locale, item["best"]), names),
+            "played": _named(item["played_text"].get(locale, item["played"]).rstrip("."), names),
+            "best": _named(item["best_text"].get(locale, item["best"]).rstrip("."), names),
+            "chances": ", ".join(
+                f"{name} {format_percent(chance, locale=locale)}"
+                for name, chance in zip(seat_names, item["chances"], strict=False)
+            ),
             "played_value": percent(item["played_value"]),
             "best_value": percent(item["best_value"]),
             "effect": None
@@ -110,8 +114,11 @@ def analysis_context(
         "state": found.state,
         "done": found.done,
         "steps": found.steps,
-        "graph": graph_svg(found.items, rv.steps, rv.step, seat_names, f"/matches/{rv.match_id}/replay", label),
+        "graph": graph_svg(
+            found.items, rv.steps, rv.step, seat_names, f"/matches/{rv.match_id}/replay", label
+        ),
         "legend": [(name, COLOURS[i % len(COLOURS)]) for i, name in enumerate(seat_names)],
+        "axis": [format_percent(v, locale=locale) for v in (1, 0.5, 0)],
         "step": step,
     }
 
