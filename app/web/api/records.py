@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
 from starlette.responses import PlainTextResponse, Response
 
 from app.services.errors import InvalidInput
@@ -23,8 +24,13 @@ NOT_TEXT = "a record is UTF-8 text"
 
 @router.get(
     "/matches/{match_id}/record",
-    response_class=PlainTextResponse,
-    responses={200: {"content": {"text/plain": {}}}, **errors(403, 404)},
+    responses={
+        200: {
+            "description": "The record (docs/records.md)",
+            "content": {"text/plain": {"schema": {"type": "string"}}},
+        },
+        **errors(403, 404),
+    },
 )
 async def match_record(db: SessionDep, locale: Locale, match_id: int) -> Response:
     """The text record of a finished match (403 while it runs: nothing of it is published)."""
@@ -35,7 +41,23 @@ async def match_record(db: SessionDep, locale: Locale, match_id: int) -> Respons
     )
 
 
-@router.post("/records", status_code=201, responses=errors(401, 403, 422, 429))
+class ImportedOut(BaseModel):
+    id: int = Field(description="The new imported match")
+    replay: str = Field(description="Its replay page")
+
+
+@router.post(
+    "/records",
+    status_code=201,
+    response_model=ImportedOut,
+    responses=errors(401, 403, 422, 429),
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"text/plain": {"schema": {"type": "string", "maxLength": store.MAX_RECORD_BYTES}}},
+        }
+    },
+)
 async def import_record(request: Request, db: SessionDep, user: CurrentUser) -> Response:
     """Upload a record (the body, ``text/plain``): 201 with the new imported match's id, or 422
     with the ``line`` and the reason the engine refused it at."""
