@@ -1,66 +1,101 @@
 """Match records and the analysis in Chromium: a record uploaded on the import page becomes a
-marked match whose replay shows the strong bot's analysis graph; a click on the graph jumps to
-that step. A running match's replay has no analysis, and its API refuses one."""
+marked match; the replay of a finished match shows the strong bot's analysis graph, and a click
+on the graph jumps to that step; a running match's replay has no analysis, and its API refuses
+one; axe finds nothing serious on the import page and the analysis."""
 
 from __future__ import annotations
 
+import os
 import re
 import time
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.pages import VIEWPORTS, api_client, register, register_apart
+from tests.browser.pages import DESKTOP, VIEWPORTS, api_client, log_in, register, register_apart
+from tests.browser.test_accessibility import AXE, RUN_AXE, SERIOUS, _axe_missing
 from tests.support.records import play_match, record_of
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
 TIMEOUT_MS = 10_000
-ANALYSIS_SECONDS = 90
+ANALYSIS_SECONDS = 120
 """The background analysis of a 2-player Draco match (~100 steps) takes seconds; generous here."""
 
 
-def wait_for_analysis(page: Any, url: str) -> None:
-    """Load ``url`` again until its analysis is done (the page says how far it has got meanwhile)."""
-    deadline = time.monotonic() + ANALYSIS_SECONDS
-    while True:
-        page.goto(url)
-        state = page.get_attribute("[data-analysis]", "data-analysis")
-        if state == "done":
-            return
-        assert state == "running", state
-        assert page.locator("[data-analysis-progress]").is_visible()
-        assert time.monotonic() < deadline, "the analysis did not finish"
-        time.sleep(1.0)
+@pytest.fixture(scope="module")
+def analysed(server: Server, browser: Any) -> Iterator[tuple[str, int]]:
+    """A user and a finished (imported) Draco match whose analysis is done: one per module."""
+    name = register_apart(browser, server.base_url)
+    client, _ = api_client(server.base_url, name)
+    try:
+        text = record_of(play_match("draco", 2, {}, number=11))
+        made = client.post("/api/records", content=text.encode(), headers={"Content-Type": "text/plain"})
+        assert made.status_code == 201, made.text
+        match_id = int(made.json()["id"])
+        deadline = time.monotonic() + ANALYSIS_SECONDS
+        first = client.get(f"/api/matches/{match_id}/analysis").json()
+        assert first["state"] == "running" and first["done"] < first["steps"]
+        while client.get(f"/api/matches/{match_id}/analysis").json()["state"] != "done":
+            assert time.monotonic() < deadline, "the analysis did not finish"
+            time.sleep(0.5)
+    finally:
+        client.close()
+    yield name, match_id
 
 
-@VIEWPORTS
-def test_an_imported_record_replays_with_the_analysis_graph(
-    server: Server, browser: Any, viewport: Any
-) -> None:
+def test_the_import_page_makes_a_marked_match(server: Server, browser: Any) -> None:
     from playwright.sync_api import expect
 
     base = server.base_url
-    text = record_of(play_match("draco", 2, {}, number=11))
-    context = browser.new_context(locale="en-US", viewport=viewport)
+    context = browser.new_context(locale="en-US", viewport=DESKTOP)
     try:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         name = register(page, base)
-        page.goto(f"{base}/records/import")
+        page.goto(f"{base}/matches")
+        page.click("a[href='/records/import']")
+        text = record_of(play_match("draco", 2, {}, number=2))
         page.set_input_files(
-            "#record-file", {"name": "match.txt", "mimeType": "text/plain", "buffer": text.encode()}
+            "#record-file", {"name": "m.txt", "mimeType": "text/plain", "buffer": text.encode()}
         )
         page.click("#import-form button[type=submit]")
         page.wait_for_url(f"{base}/matches/*/replay")
         expect(page.locator("[data-imported]")).to_contain_text(name)
-        replay = page.url.split("?")[0]
-        wait_for_analysis(page, replay + "?step=0")
+        # While the analysis runs, the page says how far it has got.
+        expect(page.locator("[data-analysis]")).to_be_visible()
+        # The record downloads from the replay, the same text that was uploaded.
+        with page.expect_download() as download:
+            page.click("[data-record-link]")
+        assert download.value.suggested_filename.endswith(".txt")
+        assert Path(download.value.path()).read_text(encoding="utf-8") == text
+    finally:
+        context.close()
+
+
+@VIEWPORTS
+def test_the_analysis_graph_jumps_to_a_step(
+    server: Server, browser: Any, analysed: tuple[str, int], viewport: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    base = server.base_url
+    name, match_id = analysed
+    context = browser.new_context(locale="en-US", viewport=viewport)
+    try:
+        log_in(context, base, name)
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{base}/matches/{match_id}/replay?step=0")
+        assert page.get_attribute("[data-analysis]", "data-analysis") == "done"
         graph = page.locator("svg.analysis-graph")
         expect(graph).to_be_visible()
         assert graph.locator("polyline").count() == 2
         # A click on the graph's right half jumps there, without a page load.
         page.evaluate("window.__same_page = true")
+        graph.scroll_into_view_if_needed()
         box = graph.bounding_box()
         assert box is not None
         page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + box["height"] / 2)
@@ -71,10 +106,6 @@ def test_an_imported_record_replays_with_the_analysis_graph(
         expect(page.locator("#step-heading")).to_contain_text(f"Step {step}")
         expect(page.locator("[data-analysis-step]")).to_be_visible()
         expect(page.locator("svg.analysis-graph a.current")).to_have_attribute("data-graph-step", str(step))
-        # The record downloads from the replay.
-        with page.expect_download() as download:
-            page.click("[data-record-link]")
-        assert download.value.suggested_filename.endswith(".txt")
     finally:
         context.close()
 
@@ -103,5 +134,34 @@ def test_a_running_match_has_no_analysis(server: Server, browser: Any) -> None:
         assert page.locator("[data-record-link]").count() == 0
         assert page.request.get(f"{base}/api/matches/{match_id}/analysis").status == 403
         assert page.request.get(f"{base}/api/matches/{match_id}/record").status == 403
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
+def test_the_import_page_and_the_analysis_pass_axe(
+    server: Server, browser: Any, analysed: tuple[str, int], locale: str
+) -> None:
+    missing = _axe_missing()
+    if missing:
+        pytest.fail(missing) if os.environ.get("DRACHENHORT_REQUIRE_BROWSER") == "1" else pytest.skip(missing)
+    base = server.base_url
+    name, match_id = analysed
+    context = browser.new_context(locale=locale, viewport=DESKTOP, bypass_csp=True)
+    try:
+        log_in(context, base, name, locale[:2])
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{base}/records/import")
+        page.fill("#record-text", "% Drachenhort match record 1\n[Game draco]\n")
+        page.click("#import-form button[type=submit]")
+        page.wait_for_selector("#import-error")
+        for path in (None, f"/matches/{match_id}/replay?step=20"):
+            if path is not None:
+                page.goto(f"{base}{path}")
+                page.wait_for_selector("[data-analysis-step]")
+            page.add_script_tag(path=str(AXE))
+            found = [v for v in page.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
+            assert not found, "\n".join(f"{v['impact']} {v['id']}: {v['help']} {v['nodes']}" for v in found)
     finally:
         context.close()

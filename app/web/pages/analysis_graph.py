@@ -40,7 +40,7 @@ def graph_svg(
     parts = [
         # Stretched to the page's width at a fixed height (a phone's graph stays readable): the
         # strokes keep their width, and the axis labels are the page's (no text in the drawing).
-        f'<svg class="analysis-graph" viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" role="img"'
+        f'<svg class="analysis-graph" viewBox="0 0 {WIDTH} {HEIGHT}" preserveAspectRatio="none" role="group"'
         f' aria-label="{escape(label)}" xmlns="http://www.w3.org/2000/svg">',
         f'<line x1="{PAD_X}" y1="{y(0.5):.1f}" x2="{WIDTH - PAD_X}" y2="{y(0.5):.1f}" class="half"'
         ' stroke="#999" stroke-dasharray="4 4" vector-effect="non-scaling-stroke"/>',
