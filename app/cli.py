@@ -1,4 +1,4 @@
-"""``drachenhort migrate | serve | selfplay | bench | admin create NAME``."""
+"""``drachenhort migrate | serve | selfplay | verify-record FILE | bench | admin create NAME``."""
 
 from __future__ import annotations
 
@@ -66,6 +66,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     selfplay.set_defaults(run=_selfplay)
 
+    verify = commands.add_parser(
+        "verify-record", help="replay a match record and check every decision and random draw"
+    )
+    verify.add_argument("file", type=Path, help="the record ('-' reads standard input)")
+    verify.set_defaults(run=_verify_record)
+
     bench = commands.add_parser(
         "bench", help="run bench/run.py (other options are passed on)", add_help=False
     )
@@ -73,6 +79,32 @@ def _parser() -> argparse.ArgumentParser:
 
     add_admin_parser(commands)
     return parser
+
+
+def _verify_record(args: argparse.Namespace) -> int:
+    """0 when the record replays exactly (with a Seed: every draw is the seed's), 1 with the line
+    and the reason when not, 2 when the file cannot be read."""
+    import app.games  # noqa: F401 - importing registers every game
+    from app.services.records.format import RecordError, check_record
+
+    try:
+        text = sys.stdin.read() if str(args.file) == "-" else args.file.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"cannot read {args.file}: {error}", file=sys.stderr)
+        return 2
+    try:
+        checked = check_record(text)
+    except RecordError as error:
+        print(f"{args.file}: refused: {error}", file=sys.stderr)
+        return 1
+    header = checked.header
+    how = (
+        "every random draw follows from the published seed"
+        if header.seed
+        else "no seed: the written draws were applied"
+    )
+    print(f"{args.file}: ok: {header.game} ({header.ruleset}), {len(checked.moves)} decisions; {how}")
+    return 0
 
 
 def _migrate(args: argparse.Namespace) -> int:

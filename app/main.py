@@ -25,12 +25,24 @@ from app.db.session import dispose, make_engine, make_sessionmaker
 from app.db.store import store_for
 from app.services import bot_turns, clocks, sessions
 from app.services.live import Broker
+from app.services.records.store import MAX_RECORD_BYTES
 from app.web import errors
 from app.web.address_guard import AddressGuard
 from app.web.api import decisions as api_decisions
 from app.web.api import router as api_router
 from app.web.limits import BodyLimits
-from app.web.pages import accounts, community, hosting, lobby, match_end, matches, replays, social
+from app.web.pages import (
+    accounts,
+    community,
+    hosting,
+    lobby,
+    match_end,
+    matches,
+    records,
+    replays,
+    social,
+)
+from app.web.pages.records import RECORD_UPLOADS
 from app.web.security import SecurityMiddleware
 from app.web.sse import router as sse_router
 from app.web.templating import TEMPLATE_DIR
@@ -103,7 +115,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Outside the error handlers (which answer their refusals), inside the security headers.
     app.add_middleware(AddressGuard)
     app.add_middleware(
-        BodyLimits, max_bytes=settings.max_body_bytes, timeout_seconds=settings.body_timeout_seconds
+        BodyLimits,
+        max_bytes=settings.max_body_bytes,
+        timeout_seconds=settings.body_timeout_seconds,
+        larger=dict.fromkeys(RECORD_UPLOADS, MAX_RECORD_BYTES + 64 * 1024),  # the form's other fields
     )
     app.add_middleware(SecurityMiddleware, base_url=settings.base_url)
     app.include_router(api_decisions)  # first (app.web.api.decisions says why)
@@ -121,6 +136,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lobby.router,
         matches.router,
         replays.router,
+        records.router,
         match_end.router,
         community.router,
         social.router,

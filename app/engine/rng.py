@@ -70,3 +70,54 @@ class Rng:
             j = self.randbelow(i + 1)
             result[i], result[j] = result[j], result[i]
         return tuple(result)
+
+
+class RecordingRng(Rng):
+    """An ``Rng`` that notes each outcome as (bound, value): what a match record writes out."""
+
+    __slots__ = ("draws",)
+
+    def __init__(self, seed: bytes, counter: int = 0) -> None:
+        super().__init__(seed, counter)
+        self.draws: list[tuple[int, int]] = []
+
+    def randbelow(self, n: int) -> int:
+        value = super().randbelow(n)
+        self.draws.append((n, value))
+        return value
+
+
+class ForcedDrawMismatch(ValueError):
+    """A forced outcome does not fit the draw the game asks for (another bound, none left)."""
+
+
+class ForcedRng(Rng):
+    """An ``Rng`` that hands out given outcomes instead of drawing: how the engine accepts
+    a record's written-out random outcomes when no seed is known.
+
+    Each ``randbelow(n)`` takes the next (bound, value); the bound must be ``n`` (the game asks
+    for the same kind of draw) and ``0 <= value < n``. Games only draw through ``randbelow``
+    (``die``, ``choice`` and ``shuffled`` use it), so this forces every random outcome.
+    """
+
+    __slots__ = ("_given", "used")
+
+    def __init__(self, given: Sequence[tuple[int, int]], counter: int = 0) -> None:
+        super().__init__(bytes(16), counter)  # never drawn from: every outcome is given
+        self._given = list(reversed(given))
+        self.used: list[tuple[int, int]] = []
+
+    @property
+    def left(self) -> int:
+        """Given outcomes not used yet."""
+        return len(self._given)
+
+    def randbelow(self, n: int) -> int:
+        if not self._given:
+            raise ForcedDrawMismatch(f"the game draws a number below {n} here, but no draw is written out")
+        bound, value = self._given.pop()
+        if bound != n or not 0 <= value < n:
+            raise ForcedDrawMismatch(f"the game draws a number below {n} here, not {value}/{bound}")
+        self._counter += 1
+        self.used.append((bound, value))
+        return value

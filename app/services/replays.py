@@ -36,7 +36,7 @@ from typing import cast
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import LoggedMove, Match, MatchStatus
+from app.db.models import ImportedMatch, LoggedMove, Match, MatchStatus, User
 from app.db.store import Store, store_of
 from app.db.store.records import LogRow
 from app.engine.protocol import CONFIRM, Game, Move, Seat
@@ -85,6 +85,12 @@ async def replay(
     state = await _state_after(db, match, game, index, upto)
     rows = [LoggedRow.from_row(row) for row in await _log_rows(db, match_id, upto - LOG_PAGE, upto)]
     step_rows = [row for row in rows if row.seq > start]
+    outs = seat_outs(seats, names)
+    imported = await db.get(ImportedMatch, match.id) if match.status in _ENDED else None
+    importer: str | None = None
+    if imported is not None:
+        outs = [o.model_copy(update={"name": imported.names[o.seat]}) for o in outs]
+        importer = await db.scalar(select(User.name).where(User.id == imported.imported_by))
     return ReplayView(
         match_id=match.id,
         game=match.game,
@@ -98,7 +104,9 @@ async def replay(
         seat=step_rows[0].seat if step_rows else None,
         move=step_rows[0].move if step_rows else None,
         viewer_seat=viewer_seat,
-        seats=seat_outs(seats, names),
+        seats=outs,
+        imported=imported is not None,
+        imported_by=importer,
     )
 
 

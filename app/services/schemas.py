@@ -155,6 +155,9 @@ class ReplayView(_Out):
     """This step's decision in move notation (its confirm, if any, is part of the step)."""
     viewer_seat: int | None
     seats: list[SeatOut]
+    imported: bool = False
+    """Made from an uploaded match record (unrated; its seats hold the record's names)."""
+    imported_by: str | None = None
 
 
 class MessageOut(_Out):

@@ -12,6 +12,7 @@ sender cannot keep a connection by sending to such a route.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException
@@ -28,21 +29,31 @@ _CLOSE = {"Connection": "close"}
 class BodyLimits:
     """Pure ASGI, outside the error handlers: caps each request body's size and arrival time."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int, timeout_seconds: float) -> None:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        max_bytes: int,
+        timeout_seconds: float,
+        larger: Mapping[str, int] | None = None,
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
         self.timeout_seconds = timeout_seconds
+        self.larger = dict(larger or {})
+        """Paths (exact) that take a larger body: an uploaded match record."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        max_bytes = self.larger.get(scope["path"], self.max_bytes)
         declared = _content_length(scope)
-        if declared is not None and declared > self.max_bytes:
+        if declared is not None and declared > max_bytes:
             response = error_response(Request(scope), 413, TOO_LARGE_REASON, _CLOSE)
             await response(scope, receive, send)
             return
-        body = _Body(receive, self.max_bytes, asyncio.get_running_loop().time() + self.timeout_seconds)
+        body = _Body(receive, max_bytes, asyncio.get_running_loop().time() + self.timeout_seconds)
         if declared == 0 or (declared is None and not _is_chunked(scope)):
             body.complete = True  # nothing is on its way
 

@@ -159,6 +159,17 @@
     schedule();
   });
 
+  // A step of the analysis graph (a link for a page without scripts): show it in place.
+  frame.addEventListener("click", function (event) {
+    var link = event.target instanceof Element ? event.target.closest("[data-graph-step]") : null;
+    if (!link) {
+      return;
+    }
+    event.preventDefault();
+    stop();
+    show(parseInt(link.getAttribute("data-graph-step"), 10));
+  });
+
   // "Show earlier moves": a step's frame holds the newest page of its log; earlier pages come
   // from the match's log (the decisions before the oldest one shown) and go below.
   frame.addEventListener("click", function (event) {
