@@ -7,12 +7,23 @@ With PostgreSQL, LISTEN/NOTIFY carries the news between processes and hosts (one
 connection per process, reconnecting); with SQLite, an in-process broker is enough because
 an embedded server is one process. A process's own subscribers hear its news at once; other
 processes hear it through PostgreSQL. Every payload names the process it came from, so a
-process drops its own news when PostgreSQL echoes it back. News is published either by the
-broker (``publish_*``: one batched ``pg_notify`` round trip in the background) or by the
-database itself inside the transaction that caused it (the move path's statement calls
-``pg_notify`` with ``payload()``s; ``deliver`` then tells this process's subscribers). The
-app lifespan makes the broker (``await Broker.start(settings)``) and stops it; services use
-the started broker (or an in-process one when none was started, e.g. in service tests).
+process drops its own news when PostgreSQL echoes it back.
+
+News goes out after the commit that caused it, never inside it: PostgreSQL serialises the
+commits of all transactions that notified, instance-wide, WAL flush included, so a ``NOTIFY``
+inside each decision capped the whole database at about a third of its decisions per second
+(``bench/notify_ceiling.py``). The broker sends what was published meanwhile in one batched
+``pg_notify`` round trip in the background, on its listening connection with
+``synchronous_commit`` off (the news is not the truth, so its transaction need not wait for the
+disk and holds that lock only briefly). An answer still means durable (the decision committed
+before anything was published), and a notification that never arrives (the process died
+between its commit and its ``NOTIFY``, the ``NOTIFY`` failed, a listener was reconnecting)
+costs at most ``CATCH_UP_SECONDS``: every process re-reads the committed versions of the
+matches its streams watch that often (one query for all of them, started by ``catch_up_from``)
+and at once after its listening connection came back, and tells the streams of each match
+that is further than the news said (``Nudge.caught_up``). The app lifespan makes the broker
+(``await Broker.start(settings)``) and stops it; services use the started broker (or an
+in-process one when none was started, e.g. in service tests).
 """
 
 from __future__ import annotations
@@ -22,8 +33,8 @@ import contextlib
 import logging
 import secrets
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 import asyncpg  # type: ignore[import-untyped]
@@ -38,6 +49,8 @@ QUEUE_SIZE = 64
 RECONNECT_MAX_SECONDS = 10.0
 KEEPALIVE_SECONDS = 30.0
 READY_TIMEOUT_SECONDS = 5.0
+CATCH_UP_SECONDS = 2.0
+"""How long a stream may lag behind a commit whose notification was lost."""
 _NOTIFY_BATCH = (
     "SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS n(payload, i) ORDER BY i"
 )
@@ -64,6 +77,9 @@ class Nudge:
     version: int | None = None
     after: int | None = None
     cause: int | None = None
+    caught_up: bool = field(default=False, compare=False)
+    """Made by the catch-up read, not by the change itself: a stream that already shows this
+    version has nothing to send (never sent between processes)."""
 
     def encode(self, origin: str = "") -> str:
         return f"{self.kind}:{self.id}:{_text(self.version)}:{_text(self.after)}:{_text(self.cause)}:{origin}"
@@ -126,6 +142,8 @@ class Subscription:
                 subscribers.discard(self)
                 if not subscribers:
                     self._broker._subscribers.pop(key, None)
+                    if key[0] == "match":
+                        self._broker._known.pop(key[1], None)
 
     async def __aenter__(self) -> Subscription:
         return self
@@ -149,6 +167,12 @@ class Broker:
         self._outbox: list[str] = []
         self._sender: asyncio.Task[None] | None = None
         self._listeners: dict[str, list[Callable[[Nudge], None]]] = {}
+        self._known: dict[int, int] = {}
+        """The newest committed version news told of, per watched match."""
+        self._versions: Callable[[list[int]], Awaitable[dict[int, int]]] | None = None
+        self._catcher: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._reconnected: list[Callable[[], None]] = []
         self.origin = secrets.token_hex(6)
         """Names this process in every payload, so its own news is not delivered twice."""
 
@@ -183,6 +207,11 @@ class Broker:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._sender), READY_TIMEOUT_SECONDS)
         self._stopping = True
+        if self._catcher is not None:
+            self._catcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catcher
+            self._catcher = None
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -207,29 +236,68 @@ class Broker:
     async def publish_user(self, user_id: int) -> None:
         await self.publish(Nudge("user", user_id))
 
-    def payload(self, nudges: Sequence[Nudge]) -> str:
-        """One NOTIFY payload carrying ``nudges``, for a statement that publishes them at its
-        commit (a line each: one notification a commit, however many it tells)."""
-        return "\n".join(nudge.encode(self.origin) for nudge in nudges)
-
-    def deliver(self, nudges: list[Nudge]) -> None:
-        """Tell this process's subscribers (the database told the other processes)."""
-        for nudge in nudges:
-            self._deliver(nudge)
-
     async def publish(self, nudge: Nudge) -> None:
-        """Send a nudge; never raises (a lost nudge costs a refresh, not a move).
+        """Send a nudge (after the commit that caused it); never raises."""
+        self.publish_many((nudge,))
 
-        This process's subscribers hear it at once; other processes through PostgreSQL, where
+    def publish_many(self, nudges: Sequence[Nudge]) -> None:
+        """Send the nudges of one commit, once it has committed; never raises (a lost nudge
+        costs a stream at most ``CATCH_UP_SECONDS``, never a move).
+
+        This process's subscribers hear them at once; other processes through PostgreSQL, where
         the nudges published meanwhile go out together in one ``pg_notify`` round trip, sent
         in the background (the request that published does not wait for it).
         """
-        self._deliver(nudge)
-        if self._dsn is None:
+        for nudge in nudges:
+            self._deliver(nudge)
+        if self._dsn is None or not nudges:
             return
-        self._outbox.append(nudge.encode(self.origin))
+        self._outbox.append(self.payload(nudges))
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self._send(), name="drachenhort-notify")
+
+    def payload(self, nudges: Sequence[Nudge]) -> str:
+        """One NOTIFY payload carrying a commit's ``nudges`` (a line each)."""
+        return "\n".join(nudge.encode(self.origin) for nudge in nudges)
+
+    def catch_up_from(self, versions: Callable[[list[int]], Awaitable[dict[int, int]]]) -> None:
+        """Re-read the committed versions of the watched matches with ``versions`` every
+        ``CATCH_UP_SECONDS`` (and at once after the listening connection came back)."""
+        self._versions = versions
+        if self._catcher is None:
+            self._catcher = asyncio.create_task(self._catching_up(), name="drachenhort-catch-up")
+
+    async def catch_up(self) -> int:
+        """Tell the streams of every watched match that is further than its news said; how many."""
+        if self._versions is None:
+            return 0
+        watched = sorted(i for (kind, i), held in self._subscribers.items() if kind == "match" and held)
+        if not watched:
+            return 0
+        told = 0
+        for match_id, version in (await self._versions(watched)).items():
+            if version > self._known.get(match_id, -1):
+                self._deliver(Nudge("match", match_id, version, caught_up=True))
+                told += 1
+        return told
+
+    def on_reconnect(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` whenever the listening connection came back after a loss (the news
+        sent meanwhile never arrives: forget what it would have changed)."""
+        self._reconnected.append(callback)
+
+    async def _catching_up(self) -> None:
+        while not self._stopping:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), CATCH_UP_SECONDS)
+            self._wake.clear()
+            try:
+                told = await self.catch_up()
+            except Exception as error:  # a background task: log, retry at the next tick
+                log.warning("live updates: catching up failed (%s)", error)
+                continue
+            if told:
+                log.info("live updates: %d match(es) caught up without their news", told)
 
     async def _send(self) -> None:
         """NOTIFY everything in the outbox, a batch per round trip, in publishing order."""
@@ -250,6 +318,11 @@ class Broker:
         self._listeners.setdefault(kind, []).append(callback)
 
     def _deliver(self, nudge: Nudge) -> None:
+        version = nudge.version
+        # Known only while watched, so the catch-up compares with the news its streams heard.
+        watched = nudge.kind == "match" and ("match", nudge.id) in self._subscribers
+        if watched and version is not None and version > self._known.get(nudge.id, -1):
+            self._known[nudge.id] = version
         for callback in self._listeners.get(nudge.kind, ()):
             callback(nudge)
         for subscription in list(self._subscribers.get((nudge.kind, nudge.id), ())):
@@ -275,8 +348,15 @@ class Broker:
                 connection = await asyncpg.connect(self._dsn)
                 lost = asyncio.Event()
                 connection.add_termination_listener(lambda _connection, lost=lost: lost.set())
+                # The NOTIFYs sent on this connection wait for no disk (module doc).
+                await connection.execute("SET synchronous_commit TO off")
                 await connection.add_listener(CHANNEL, self._on_notify)
                 self._connection = connection
+                if self._ready.is_set():
+                    # Back after a loss: what was sent meanwhile never arrives here.
+                    for callback in self._reconnected:
+                        callback()
+                    self._wake.set()
                 self._ready.set()
                 pause = 0.2
                 while not connection.is_closed():
