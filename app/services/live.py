@@ -260,12 +260,18 @@ class Broker:
         """One NOTIFY payload carrying a commit's ``nudges`` (a line each)."""
         return "\n".join(nudge.encode(self.origin) for nudge in nudges)
 
-    def catch_up_from(self, versions: Callable[[list[int]], Awaitable[dict[int, int]]]) -> None:
+    def catch_up_from(
+        self,
+        versions: Callable[[list[int]], Awaitable[dict[int, int]]],
+        *,
+        every: float | None = CATCH_UP_SECONDS,
+    ) -> None:
         """Re-read the committed versions of the watched matches with ``versions`` every
-        ``CATCH_UP_SECONDS`` (and at once after the listening connection came back)."""
+        ``every`` seconds (None: never by itself) and at once after the listening connection
+        came back."""
         self._versions = versions
         if self._catcher is None:
-            self._catcher = asyncio.create_task(self._catching_up(), name="drachenhort-catch-up")
+            self._catcher = asyncio.create_task(self._catching_up(every), name="drachenhort-catch-up")
 
     async def catch_up(self) -> int:
         """Tell the streams of every watched match that is further than its news said; how many."""
@@ -286,10 +292,10 @@ class Broker:
         sent meanwhile never arrives: forget what it would have changed)."""
         self._reconnected.append(callback)
 
-    async def _catching_up(self) -> None:
+    async def _catching_up(self, every: float | None) -> None:
         while not self._stopping:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), CATCH_UP_SECONDS)
+                await asyncio.wait_for(self._wake.wait(), every)
             self._wake.clear()
             try:
                 told = await self.catch_up()
