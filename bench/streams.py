@@ -179,7 +179,11 @@ async def _commit(client: httpx.AsyncClient, base: str, match_id: int, cookies: 
             if result["committed"]:
                 return int(result["version"])
             view = result["match"]
-            body = {"expected_version": result["version"], "request_id": secrets.token_hex(8), "confirm": True}
+            body = {
+                "expected_version": result["version"],
+                "request_id": secrets.token_hex(8),
+                "confirm": True,
+            }
         _ = user_id
     raise AssertionError("nobody is to act in the hot match")
 

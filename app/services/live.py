@@ -18,7 +18,7 @@ inside each decision capped the whole database at about a third of its decisions
 disk and holds that lock only briefly). An answer still means durable (the decision committed
 before anything was published), and a notification that never arrives (the process died
 between its commit and its ``NOTIFY``, the ``NOTIFY`` failed, a listener was reconnecting)
-costs at most ``CATCH_UP_SECONDS``: every process re-reads the committed versions of the
+costs about twice ``CATCH_UP_SECONDS`` at most: every process re-reads the committed versions of the
 matches its streams watch that often (one query for all of them, started by ``catch_up_from``)
 and at once after its listening connection came back, and tells the streams of each match
 that is further than the news said (``Nudge.caught_up``). The app lifespan makes the broker
@@ -49,8 +49,9 @@ QUEUE_SIZE = 64
 RECONNECT_MAX_SECONDS = 10.0
 KEEPALIVE_SECONDS = 30.0
 READY_TIMEOUT_SECONDS = 5.0
-CATCH_UP_SECONDS = 2.0
-"""How long a stream may lag behind a commit whose notification was lost."""
+CATCH_UP_SECONDS = 1.5
+"""How often each process reads the versions of its watched matches: a stream lags at most
+about twice this behind a commit whose notification was lost (``Broker.catch_up``)."""
 _NOTIFY_BATCH = (
     "SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS n(payload, i) ORDER BY i"
 )
@@ -172,6 +173,9 @@ class Broker:
         self._versions: Callable[[list[int]], Awaitable[dict[int, int]]] | None = None
         self._catcher: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
+        self._behind: dict[int, int] = {}
+        """The watched matches the last catch-up read found further than their news."""
+        self._lost_news = False
         self._reconnected: list[Callable[[], None]] = []
         self.origin = secrets.token_hex(6)
         """Names this process in every payload, so its own news is not delivered twice."""
@@ -273,18 +277,32 @@ class Broker:
         if self._catcher is None:
             self._catcher = asyncio.create_task(self._catching_up(every), name="drachenhort-catch-up")
 
-    async def catch_up(self) -> int:
-        """Tell the streams of every watched match that is further than its news said; how many."""
+    async def catch_up(self, *, at_once: bool = False) -> int:
+        """Tell the streams of every watched match that is further than its news said; how many.
+
+        A match is told only when the previous read already found it behind and no news came
+        since (its news had a whole period to arrive: a commit whose news is on its way, e.g.
+        this process's own between its commit and its publishing, is not told twice), or
+        ``at_once`` (after the listening connection came back: what was sent meanwhile is lost).
+        """
         if self._versions is None:
             return 0
         watched = sorted(i for (kind, i), held in self._subscribers.items() if kind == "match" and held)
         if not watched:
+            self._behind = {}
             return 0
         told = 0
+        behind: dict[int, int] = {}
         for match_id, version in (await self._versions(watched)).items():
-            if version > self._known.get(match_id, -1):
+            known = self._known.get(match_id, -1)
+            if version <= known:
+                continue
+            if at_once or self._behind.get(match_id, -1) > known:
                 self._deliver(Nudge("match", match_id, version, caught_up=True))
                 told += 1
+            else:
+                behind[match_id] = version
+        self._behind = behind
         return told
 
     def on_reconnect(self, callback: Callable[[], None]) -> None:
@@ -297,8 +315,9 @@ class Broker:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), every)
             self._wake.clear()
+            at_once, self._lost_news = self._lost_news, False
             try:
-                told = await self.catch_up()
+                told = await self.catch_up(at_once=at_once)
             except Exception as error:  # a background task: log, retry at the next tick
                 log.warning("live updates: catching up failed (%s)", error)
                 continue
@@ -362,6 +381,7 @@ class Broker:
                     # Back after a loss: what was sent meanwhile never arrives here.
                     for callback in self._reconnected:
                         callback()
+                    self._lost_news = True
                     self._wake.set()
                 self._ready.set()
                 pause = 0.2

@@ -23,18 +23,14 @@ async def _status_of_one_more(actor: Actor, url: str) -> tuple[int, str]:
         return 200, ""
 
 
-async def test_an_account_holds_at_most_fifty_streams(
-    rel_server: Server, actors: list[Actor]
-) -> None:
+async def test_an_account_holds_at_most_fifty_streams(rel_server: Server, actors: list[Actor]) -> None:
     alice, bob, carol = actors[:3]
     match = await start_match([alice, bob], "toy")
     match_id = match["id"]
     base = rel_server.base_url
     urls = [f"{base}/api/live?match={match_id}", f"{base}/sse/live?m={match_id}&me=1"]
     # Pages' and JSON streams count alike.
-    held = [
-        HeldStream(f"bob {i}", bob.client, urls[i % 2]) for i in range(MAX_STREAMS_PER_ACCOUNT)
-    ]
+    held = [HeldStream(f"bob {i}", bob.client, urls[i % 2]) for i in range(MAX_STREAMS_PER_ACCOUNT)]
     others: list[HeldStream] = []
     try:
         for stream in held:
