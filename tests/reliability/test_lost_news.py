@@ -25,7 +25,8 @@ from tests.reliability.support import Actor, start_match
 from tests.support.db import new_request_id
 from tests.support.server import Server
 
-CONVERGED_WITHIN_SECONDS = live.CATCH_UP_SECONDS + 3.0
+CONVERGED_WITHIN_SECONDS = 2 * live.CATCH_UP_SECONDS + 3.0
+"""Two catch-up reads (the first may find the news on its way) and a loaded machine's slack."""
 
 
 class PageStream:
@@ -119,8 +120,10 @@ async def test_streams_converge_on_a_commit_whose_news_never_came(
         assert streams[0].latest == match["version"]
         committed_at = time.monotonic()
         version = await _decide_unheard(database_url, match_id, alice.id, match["version"])
-        for stream in streams:
-            assert await stream.reached(version), f"{stream.label} ended"
+        async with asyncio.timeout(CONVERGED_WITHIN_SECONDS):
+            while any(s.latest < version for s in streams):
+                assert not any(s.ended.is_set() for s in streams), "a stream ended"
+                await asyncio.sleep(0.05)
         await page.reached(version)
         took = time.monotonic() - committed_at
         assert took < CONVERGED_WITHIN_SECONDS, took
