@@ -205,10 +205,12 @@ async def main(connections: int, seconds: float, rounds: int) -> None:
         mean = {mode: sum(v) / len(v) for mode, v in results.items()}
         print("mean decisions/s: " + ", ".join(f"{m} {mean[m]:.0f}" for m in MODES))
         print(
-            f"  before / none: {mean['before'] / mean['none']:.2f}   after / none: {mean['after'] / mean['none']:.2f}"
+            f"  before / none: {mean['before'] / mean['none']:.2f}"
+            f"   after / none: {mean['after'] / mean['none']:.2f}"
         )
         print(
-            f"  after / before: {mean['after'] / mean['before']:.2f}  (best runs {best['after'] / best['before']:.2f})"
+            f"  after / before: {mean['after'] / mean['before']:.2f}"
+            f"  (best runs {best['after'] / best['before']:.2f})"
         )
     finally:
         for c in conns:

@@ -40,7 +40,7 @@ OPEN_AT_ONCE = 100
 
 
 def _raise_fd_limit() -> None:
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
@@ -241,8 +241,8 @@ async def main(streams: int, hot: int, clients: int, commits: int) -> None:
         open_seconds = time.monotonic() - started
         held = sum(r["open"] for r in reports)
         failed = sum(r["failed"] for r in reports)
-        print(f"streams open: {held} of {streams} in {open_seconds:.1f} s ({failed} failed"
-              + (f": {reports[0]['failures'] or reports[-1]['failures']}" if failed else "") + ")")  # fmt: skip
+        why = f": {reports[0]['failures'] or reports[-1]['failures']}" if failed else ""
+        print(f"streams open: {held} of {streams} in {open_seconds:.1f} s ({failed} failed{why})")
         await asyncio.sleep(5)  # idle
         rss_with = worker.memory_info().rss
         connections_idle = await _db_connections(database)
@@ -251,8 +251,8 @@ async def main(streams: int, hot: int, clients: int, commits: int) -> None:
         cpu_idle_1 = worker.cpu_times()
         idle_cpu = (cpu_idle_1.user + cpu_idle_1.system - cpu_idle_0.user - cpu_idle_0.system) / 10
         per_stream = (rss_with - rss_before) / max(held, 1)
-        print(f"worker RSS: {rss_before / 2**20:.0f} MiB before, {rss_with / 2**20:.0f} MiB with the streams: "
-              f"{per_stream / 1024:.1f} KiB per idle stream")  # fmt: skip
+        print(f"worker RSS: {rss_before / 2**20:.0f} MiB before, {rss_with / 2**20:.0f} MiB with the "
+              f"streams: {per_stream / 1024:.1f} KiB per idle stream")  # fmt: skip
         print(f"database connections of the run's database: {connections_before} before, "
               f"{connections_idle} with {held} streams open and idle")  # fmt: skip
         print(f"worker CPU while {held} streams idle: {100 * idle_cpu:.1f} %")
@@ -284,7 +284,8 @@ async def main(streams: int, hot: int, clients: int, commits: int) -> None:
                 else:
                     missing += 1
         ms = [1000 * x for x in latencies]
-        print(f"fan-out of {commits} commits to {len(hot_streams)} hot streams (while {held - len(hot_streams)} "
+        idle = held - len(hot_streams)
+        print(f"fan-out of {commits} commits to {len(hot_streams)} hot streams (while {idle} "
               f"idle), from the mover's request to the push's arrival: p50 {_percentile(ms, 0.5):.0f} ms, "
               f"p99 {_percentile(ms, 0.99):.0f} ms, max {max(ms, default=float('nan')):.0f} ms, "
               f"{missing} not arrived")  # fmt: skip
