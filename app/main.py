@@ -74,9 +74,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         engine = make_engine(settings.database_url, pool_size=settings.db_pool_size)
         app.state.engine = engine
         app.state.sessionmaker = make_sessionmaker(engine)
-        store_for(engine, pool_size=settings.move_pool_size)
+        store = store_for(engine, pool_size=settings.move_pool_size)
         app.state.broker = await Broker.start(settings)
         sessions.listen(app.state.broker)
+        app.state.broker.catch_up_from(store.versions)
         if settings.smtp_enabled and not settings.base_url:
             log.warning("mail is on but DRACHENHORT_BASE_URL is not set: mail links point to %s", LOCAL_URL)
         # What lives once the app has started (modules, routes, templates, rules tables) lives until

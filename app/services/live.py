@@ -7,12 +7,23 @@ With PostgreSQL, LISTEN/NOTIFY carries the news between processes and hosts (one
 connection per process, reconnecting); with SQLite, an in-process broker is enough because
 an embedded server is one process. A process's own subscribers hear its news at once; other
 processes hear it through PostgreSQL. Every payload names the process it came from, so a
-process drops its own news when PostgreSQL echoes it back. News is published either by the
-broker (``publish_*``: one batched ``pg_notify`` round trip in the background) or by the
-database itself inside the transaction that caused it (the move path's statement calls
-``pg_notify`` with ``payload()``s; ``deliver`` then tells this process's subscribers). The
-app lifespan makes the broker (``await Broker.start(settings)``) and stops it; services use
-the started broker (or an in-process one when none was started, e.g. in service tests).
+process drops its own news when PostgreSQL echoes it back.
+
+News goes out after the commit that caused it, never inside it: PostgreSQL serialises the
+commits of all transactions that notified, instance-wide, WAL flush included, so a ``NOTIFY``
+inside each decision capped the whole database at about a third of its decisions per second
+(``bench/notify_ceiling.py``). The broker sends what was published meanwhile in one batched
+``pg_notify`` round trip in the background, on its listening connection with
+``synchronous_commit`` off (the news is not the truth, so its transaction need not wait for the
+disk and holds that lock only briefly). An answer still means durable (the decision committed
+before anything was published), and a notification that never arrives (the process died
+between its commit and its ``NOTIFY``, the ``NOTIFY`` failed, a listener was reconnecting)
+costs about twice ``CATCH_UP_SECONDS`` at most: every process re-reads the committed versions of the
+matches its streams watch that often (one query for all of them, started by ``catch_up_from``)
+and at once after its listening connection came back, and tells the streams of each match
+that is further than the news said (``Nudge.caught_up``). The app lifespan makes the broker
+(``await Broker.start(settings)``) and stops it; services use the started broker (or an
+in-process one when none was started, e.g. in service tests).
 """
 
 from __future__ import annotations
@@ -22,8 +33,9 @@ import contextlib
 import logging
 import secrets
 import weakref
-from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 import asyncpg  # type: ignore[import-untyped]
@@ -40,6 +52,9 @@ RECONNECT_MAX_SECONDS = 2.0
 again within seconds (issue 24: streams converge within 5 s after a cut)."""
 KEEPALIVE_SECONDS = 30.0
 READY_TIMEOUT_SECONDS = 5.0
+CATCH_UP_SECONDS = 1.5
+"""How often each process reads the versions of its watched matches: a stream lags at most
+about twice this behind a commit whose notification was lost (``Broker.catch_up``)."""
 _NOTIFY_BATCH = (
     "SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS n(payload, i) ORDER BY i"
 )
@@ -66,6 +81,9 @@ class Nudge:
     version: int | None = None
     after: int | None = None
     cause: int | None = None
+    caught_up: bool = field(default=False, compare=False)
+    """Made by the catch-up read, not by the change itself: a stream that already shows this
+    version has nothing to send (never sent between processes)."""
 
     def encode(self, origin: str = "") -> str:
         return f"{self.kind}:{self.id}:{_text(self.version)}:{_text(self.after)}:{_text(self.cause)}:{origin}"
@@ -85,16 +103,23 @@ class Nudge:
 
 class Subscription:
     """An async iterator of the nudges for some matches and users, in the order they came;
-    registered as soon as it is made.
+    registered as soon as it is made. It stops once ``end`` was called (its stream's client
+    went away) and what had arrived was taken.
 
     Close it (``aclose`` or ``async with``) when done; a forgotten one is dropped when it
-    is garbage-collected.
+    is garbage-collected. Small on purpose (a worker holds thousands): a bounded deque and
+    a future only while someone waits, no ``asyncio.Queue``.
     """
+
+    __slots__ = ("__weakref__", "_broker", "_ended", "_items", "_keys", "_waiter")
 
     def __init__(self, broker: Broker, *keys: tuple[str, int]) -> None:
         self._broker = broker
         self._keys = keys
-        self._queue: asyncio.Queue[Nudge] = asyncio.Queue(QUEUE_SIZE)
+        # A slow reader only needs the newest news: the oldest nudge drops out when full.
+        self._items: deque[Nudge] = deque(maxlen=QUEUE_SIZE)
+        self._waiter: asyncio.Future[None] | None = None
+        self._ended = False
         for key in keys:
             broker._subscribers.setdefault(key, weakref.WeakSet()).add(self)
 
@@ -102,24 +127,39 @@ class Subscription:
         return self
 
     async def __anext__(self) -> Nudge:
-        return await self._queue.get()
+        return await self.get()
 
     async def get(self, timeout: float | None = None) -> Nudge:
-        """The next nudge; ``TimeoutError`` after ``timeout`` seconds."""
-        return await asyncio.wait_for(self._queue.get(), timeout)
+        """The next nudge; ``TimeoutError`` after ``timeout`` seconds, ``StopAsyncIteration``
+        once ended."""
+        while not self._items:
+            if self._ended:
+                raise StopAsyncIteration
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await asyncio.wait_for(waiter, timeout)
+            finally:
+                self._waiter = None
+        return self._items.popleft()
 
     def pending(self) -> list[Nudge]:
         """The nudges that have arrived and not been taken yet (taking them)."""
-        taken = []
-        while not self._queue.empty():
-            taken.append(self._queue.get_nowait())
+        taken = list(self._items)
+        self._items.clear()
         return taken
 
+    def end(self) -> None:
+        """No more nudges are wanted: a waiting ``get`` stops."""
+        self._ended = True
+        self._wake()
+
     def _put(self, nudge: Nudge) -> None:
-        if self._queue.full():
-            # A slow reader only needs the newest news: drop the oldest nudge.
-            self._queue.get_nowait()
-        self._queue.put_nowait(nudge)
+        self._items.append(nudge)
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def aclose(self) -> None:
         for key in self._keys:
@@ -128,6 +168,8 @@ class Subscription:
                 subscribers.discard(self)
                 if not subscribers:
                     self._broker._subscribers.pop(key, None)
+                    if key[0] == "match":
+                        self._broker._known.pop(key[1], None)
 
     async def __aenter__(self) -> Subscription:
         return self
@@ -151,6 +193,15 @@ class Broker:
         self._outbox: list[str] = []
         self._sender: asyncio.Task[None] | None = None
         self._listeners: dict[str, list[Callable[[Nudge], None]]] = {}
+        self._known: dict[int, int] = {}
+        """The newest committed version news told of, per watched match."""
+        self._versions: Callable[[list[int]], Awaitable[dict[int, int]]] | None = None
+        self._catcher: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._behind: dict[int, int] = {}
+        """The watched matches the last catch-up read found further than their news."""
+        self._lost_news = False
+        self._reconnected: list[Callable[[], None]] = []
         self.origin = secrets.token_hex(6)
         """Names this process in every payload, so its own news is not delivered twice."""
 
@@ -185,6 +236,11 @@ class Broker:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.shield(self._sender), READY_TIMEOUT_SECONDS)
         self._stopping = True
+        if self._catcher is not None:
+            self._catcher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._catcher
+            self._catcher = None
         if self._listener is not None:
             self._listener.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -209,29 +265,89 @@ class Broker:
     async def publish_user(self, user_id: int) -> None:
         await self.publish(Nudge("user", user_id))
 
-    def payload(self, nudges: Sequence[Nudge]) -> str:
-        """One NOTIFY payload carrying ``nudges``, for a statement that publishes them at its
-        commit (a line each: one notification a commit, however many it tells)."""
-        return "\n".join(nudge.encode(self.origin) for nudge in nudges)
-
-    def deliver(self, nudges: list[Nudge]) -> None:
-        """Tell this process's subscribers (the database told the other processes)."""
-        for nudge in nudges:
-            self._deliver(nudge)
-
     async def publish(self, nudge: Nudge) -> None:
-        """Send a nudge; never raises (a lost nudge costs a refresh, not a move).
+        """Send a nudge (after the commit that caused it); never raises."""
+        self.publish_many((nudge,))
 
-        This process's subscribers hear it at once; other processes through PostgreSQL, where
+    def publish_many(self, nudges: Sequence[Nudge]) -> None:
+        """Send the nudges of one commit, once it has committed; never raises (a lost nudge
+        costs a stream at most ``CATCH_UP_SECONDS``, never a move).
+
+        This process's subscribers hear them at once; other processes through PostgreSQL, where
         the nudges published meanwhile go out together in one ``pg_notify`` round trip, sent
         in the background (the request that published does not wait for it).
         """
-        self._deliver(nudge)
-        if self._dsn is None:
+        for nudge in nudges:
+            self._deliver(nudge)
+        if self._dsn is None or not nudges:
             return
-        self._outbox.append(nudge.encode(self.origin))
+        self._outbox.append(self.payload(nudges))
         if self._sender is None or self._sender.done():
             self._sender = asyncio.create_task(self._send(), name="drachenhort-notify")
+
+    def payload(self, nudges: Sequence[Nudge]) -> str:
+        """One NOTIFY payload carrying a commit's ``nudges`` (a line each)."""
+        return "\n".join(nudge.encode(self.origin) for nudge in nudges)
+
+    def catch_up_from(
+        self,
+        versions: Callable[[list[int]], Awaitable[dict[int, int]]],
+        *,
+        every: float | None = CATCH_UP_SECONDS,
+    ) -> None:
+        """Re-read the committed versions of the watched matches with ``versions`` every
+        ``every`` seconds (None: never by itself) and at once after the listening connection
+        came back."""
+        self._versions = versions
+        if self._catcher is None:
+            self._catcher = asyncio.create_task(self._catching_up(every), name="drachenhort-catch-up")
+
+    async def catch_up(self, *, at_once: bool = False) -> int:
+        """Tell the streams of every watched match that is further than its news said; how many.
+
+        A match is told only when the previous read already found it behind and no news came
+        since (its news had a whole period to arrive: a commit whose news is on its way, e.g.
+        this process's own between its commit and its publishing, is not told twice), or
+        ``at_once`` (after the listening connection came back: what was sent meanwhile is lost).
+        """
+        if self._versions is None:
+            return 0
+        watched = sorted(i for (kind, i), held in self._subscribers.items() if kind == "match" and held)
+        if not watched:
+            self._behind = {}
+            return 0
+        told = 0
+        behind: dict[int, int] = {}
+        for match_id, version in (await self._versions(watched)).items():
+            known = self._known.get(match_id, -1)
+            if version <= known:
+                continue
+            if at_once or self._behind.get(match_id, -1) > known:
+                self._deliver(Nudge("match", match_id, version, caught_up=True))
+                told += 1
+            else:
+                behind[match_id] = version
+        self._behind = behind
+        return told
+
+    def on_reconnect(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` whenever the listening connection came back after a loss (the news
+        sent meanwhile never arrives: forget what it would have changed)."""
+        self._reconnected.append(callback)
+
+    async def _catching_up(self, every: float | None) -> None:
+        while not self._stopping:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), every)
+            self._wake.clear()
+            at_once, self._lost_news = self._lost_news, False
+            try:
+                told = await self.catch_up(at_once=at_once)
+            except Exception as error:  # a background task: log, retry at the next tick
+                log.warning("live updates: catching up failed (%s)", error)
+                continue
+            if told:
+                log.info("live updates: %d match(es) caught up without their news", told)
 
     async def _send(self) -> None:
         """NOTIFY everything in the outbox, a batch per round trip, in publishing order."""
@@ -252,6 +368,11 @@ class Broker:
         self._listeners.setdefault(kind, []).append(callback)
 
     def _deliver(self, nudge: Nudge) -> None:
+        version = nudge.version
+        # Known only while watched, so the catch-up compares with the news its streams heard.
+        watched = nudge.kind == "match" and ("match", nudge.id) in self._subscribers
+        if watched and version is not None and version > self._known.get(nudge.id, -1):
+            self._known[nudge.id] = version
         for callback in self._listeners.get(nudge.kind, ()):
             callback(nudge)
         for subscription in list(self._subscribers.get((nudge.kind, nudge.id), ())):
@@ -278,9 +399,17 @@ class Broker:
                 watch_link(connection)  # a cut link is noticed in seconds, then we reconnect
                 lost = asyncio.Event()
                 connection.add_termination_listener(lambda _connection, lost=lost: lost.set())
+                # The NOTIFYs sent on this connection wait for no disk (module doc).
+                await connection.execute("SET synchronous_commit TO off")
                 await connection.add_listener(CHANNEL, self._on_notify)
                 await self._catch_up(connection)
                 self._connection = connection
+                if self._ready.is_set():
+                    # Back after a loss: what was sent meanwhile never arrives here.
+                    for callback in self._reconnected:
+                        callback()
+                    self._lost_news = True
+                    self._wake.set()
                 self._ready.set()
                 pause = 0.2
                 while not connection.is_closed():

@@ -71,8 +71,15 @@ def forget(user_id: int) -> None:
 
 
 def listen(broker: live.Broker) -> None:
-    """Let news of other processes drop what this process kept (the app lifespan calls it)."""
+    """Let news of other processes drop what this process kept (the app lifespan calls it);
+    after the news was interrupted, drop everything (what it would have said is not known)."""
     broker.listen("account", lambda nudge: forget(nudge.id))
+    broker.on_reconnect(forget_everyone)
+
+
+def forget_everyone() -> None:
+    for kept in _all.values():
+        kept.clear()
 
 
 def _kept_of(store: Store) -> dict[str, _Kept]:

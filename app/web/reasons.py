@@ -58,6 +58,7 @@ KNOWN_REASONS = (
     N_("you have sent too many invitations: please wait a while"),
     N_("you are writing too fast: please wait a moment"),
     N_("you have resigned: the server plays your turns"),
+    N_("you have too many live pages open: close some first"),
     N_("this changed at the same moment: please try again"),
     N_("the current password is not right"),
     N_("the new password and its repetition differ"),

@@ -19,18 +19,25 @@ seat, if any, the viewer has in that version (a seat changes hands on leave, joi
 shuffle at the start). A stream ends as soon as its session does (logout, disabled, new
 password: the account's news reaches every process). Nothing a stream sends depends on
 another seat's pending decisions, and only those who may read a match's chat hear of it.
+
+A stream may miss news (a notification lost between processes); the broker then tells it
+again within ``live.CATCH_UP_SECONDS`` (a ``caught_up`` nudge, dropped by a stream that
+already shows that version). An account holds at most ``MAX_STREAMS_PER_ACCOUNT`` streams
+per worker (``app.web.stream_limit``): the next one is refused with 429.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 
+from app.db.matches import VERSION_SPAN
 from app.db.models import MatchStatus
 from app.db.store import Store, store_of
 from app.services import accounts, notify, sessions
@@ -40,8 +47,10 @@ from app.services.play import chat, pushes
 from app.services.play import loaded as kept
 from app.services.schemas import UserOut
 from app.web.deps import LoginRequired, locale_for
+from app.web.live_response import PING, LiveResponse
 from app.web.pages import live_pages
 from app.web.security import SESSION_COOKIE
+from app.web.stream_limit import Slot, StreamSlots
 
 router = APIRouter(include_in_schema=False)
 PING_SECONDS = 15
@@ -54,32 +63,36 @@ async def api_live(
     request: Request,
     match: MatchId,
     log_after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
-) -> EventSourceResponse:
+) -> LiveResponse:
     watcher = await Watcher.of(request)
     maker = _maker(request)
     async with maker() as db:
         store = store_of(db)
         await kept.load(db, match)  # 404 before the stream starts
     keys: list[tuple[NudgeKind, int]] = [("match", match), *watcher.keys()]
+    slot = watcher.slot()
     subscription = _broker(request).subscribe(*keys)
 
-    async def events() -> AsyncIterator[ServerSentEvent | bytes]:
-        async with subscription:
+    async def events() -> AsyncIterator[bytes]:
+        async with _holding(slot), subscription:
             loaded = await pushes.match_at(store, match, 0)
             shown = loaded.row.committed_version
             yield _view_event(loaded, watcher.seat_in(loaded), watcher.locale, log_after)
             async for news in _news(subscription):
+                if news is None:
+                    yield PING
+                    continue
                 if not await watcher.still_valid():
                     return
                 if news.kind == "user":
                     if news.cause != match:
-                        yield ServerSentEvent("{}", event="me")
+                        yield framed("me", "{}")
                 elif news.kind == "match" and news.version is not None and news.version > shown:
                     loaded = await pushes.match_at(store, match, news.version)
                     shown = loaded.row.committed_version
                     yield _view_event(loaded, watcher.seat_in(loaded), watcher.locale, news.after)
 
-    return EventSourceResponse(events(), ping=PING_SECONDS)
+    return LiveResponse(events(), subscription)
 
 
 @router.get("/sse/live")
@@ -87,7 +100,7 @@ async def page_live(
     request: Request,
     m: Annotated[list[int], Query(max_length=MAX_TOPICS)] = [],  # noqa: B006 - FastAPI copies it
     me: bool = False,
-) -> EventSourceResponse:
+) -> LiveResponse:
     watcher = await Watcher.of(request)
     user = watcher.user
     if me and user is None:
@@ -96,37 +109,46 @@ async def page_live(
     maker = _maker(request)
     keys: list[tuple[NudgeKind, int]] = [("match", i) for i in matches] + [("chat", i) for i in matches]
     keys += watcher.keys(badge=me)
+    slot = watcher.slot()
     subscription = _broker(request).subscribe(*keys)
 
-    async def events() -> AsyncIterator[ServerSentEvent | bytes]:
-        async with subscription:
+    async def events() -> AsyncIterator[bytes]:
+        async with _holding(slot), subscription:
             async with maker() as db:
                 store = store_of(db)
                 versions = await live_pages.versions(db, matches, user)
-            yield ServerSentEvent(json.dumps(versions), event="hello")
+            yield framed("hello", json.dumps(versions))
+            # The committed version each match's area shows (a caught-up nudge of it is dropped).
+            shown = {int(i): v // VERSION_SPAN for i, v in versions.items()}
             async for news in _news(subscription):
+                if news is None:
+                    yield PING
+                    continue
                 if not await watcher.still_valid():
                     return
                 locale = watcher.locale
                 if news.kind == "user" and user is not None:
                     async with maker() as db:
                         badge = await notify.badge(db, user_id=user.id)
-                    yield ServerSentEvent(live_pages.badge_event(badge, locale), event="me")
+                    yield framed("me", live_pages.badge_event(badge, locale))
                 elif news.kind == "chat":
                     # Membership as of the message or later (the nudge names that version).
                     loaded = await pushes.match_at(store, news.id, news.version or 0)
                     if chat.may_read(loaded, watcher.user_id):
-                        yield ServerSentEvent(json.dumps({"match": news.id}), event="chat")
+                        yield framed("chat", json.dumps({"match": news.id}))
                 elif news.kind == "match" and news.version is not None:
                     loaded = await pushes.match_at(store, news.id, news.version)
+                    if news.caught_up and loaded.row.committed_version <= shown.get(news.id, -1):
+                        continue
+                    shown[news.id] = loaded.row.committed_version
                     if loaded.row.status == MatchStatus.OPEN:
-                        yield ServerSentEvent(json.dumps({"match": news.id}), event="stale")
+                        yield framed("stale", json.dumps({"match": news.id}))
                         continue
                     async with maker() as db:
                         area = await live_pages.area_event(db, loaded, user, locale, news.after)
                     yield framed("area", area)
 
-    return EventSourceResponse(events(), ping=PING_SECONDS)
+    return LiveResponse(events(), subscription)
 
 
 def _view_event(loaded: kept.LoadedMatch, seat: int | None, locale: str, log_after: int | None) -> bytes:
@@ -145,19 +167,40 @@ def framed(event: str, data: str) -> bytes:
     return f"event: {event}\r\ndata: {data}\r\n\r\n".encode()
 
 
-async def _news(subscription: Subscription) -> AsyncIterator[Nudge]:
-    """The subscription's nudges, the older ones of a match dropped when newer ones wait."""
-    async for first in subscription:
+async def _news(subscription: Subscription) -> AsyncIterator[Nudge | None]:
+    """The subscription's nudges, the older ones of a match dropped when newer ones wait;
+    None when nothing came for ``PING_SECONDS`` (time for a ping)."""
+    while True:
+        try:
+            first = await subscription.get(timeout=PING_SECONDS)
+        except TimeoutError:
+            yield None
+            continue
+        except StopAsyncIteration:
+            return
         waiting = [first, *subscription.pending()]
         newest: dict[tuple[str, int], Nudge] = {}
         for nudge in waiting:
             seen = newest.get((nudge.kind, nudge.id))
             if nudge.kind == "match" and seen is not None:
                 # The lines after the earliest seq cover them all (None: not known).
-                nudge = Nudge("match", nudge.id, nudge.version, _earlier(seen.after, nudge.after))
+                version = max(seen.version or 0, nudge.version or 0)
+                caught_up = seen.caught_up and nudge.caught_up
+                after = _earlier(seen.after, nudge.after)
+                nudge = Nudge("match", nudge.id, version, after, caught_up=caught_up)
             newest[(nudge.kind, nudge.id)] = nudge
         for nudge in newest.values():
             yield nudge
+
+
+@asynccontextmanager
+async def _holding(slot: Slot | None) -> AsyncIterator[None]:
+    """Give the stream's slot back when it ends."""
+    try:
+        yield
+    finally:
+        if slot is not None:
+            slot.release()
 
 
 def _earlier(first: int | None, then: int | None) -> int | None:
@@ -214,6 +257,12 @@ class Watcher:
             self.user, self.locale = now, locale_for(self._request, now)
         return True
 
+    def slot(self) -> Slot | None:
+        """The place of one more stream of this account (429 when it holds them all)."""
+        if self.user is None:
+            return None
+        return _slots(self._request).take(self.user.id)
+
     def seat_in(self, loaded: kept.LoadedMatch) -> int | None:
         """The viewer's seat in this version (None: a spectator's view)."""
         return loaded.seat_of(self.user_id)
@@ -222,6 +271,13 @@ class Watcher:
 def _maker(request: Request) -> async_sessionmaker[AsyncSession]:
     maker: async_sessionmaker[AsyncSession] = request.app.state.sessionmaker
     return maker
+
+
+def _slots(request: Request) -> StreamSlots:
+    slots: StreamSlots | None = getattr(request.app.state, "stream_slots", None)
+    if slots is None:
+        slots = request.app.state.stream_slots = StreamSlots()
+    return slots
 
 
 def _broker(request: Request) -> Broker:

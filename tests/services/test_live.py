@@ -10,7 +10,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.matches import VERSION_SPAN
 from app.db.session import asyncpg_dsn
+from app.db.store import store_of
 from app.services import live, play
+from app.services._rows import MAX_ID
 from app.services.live import Broker, Nudge
 from tests.conftest import MakeUser
 from tests.support.db import new_request_id, start_toy_match, uses_postgres
@@ -135,4 +137,97 @@ async def test_listener_reconnects_after_losing_its_connection(database_url: str
             assert await news.get(timeout=5) == Nudge("match", 6, 1)
     finally:
         await sender.stop()
+        await receiver.stop()
+
+
+async def _commit_unheard(db: AsyncSession, match_id: int, user_id: int) -> int:
+    """A whole turn committed through the services: its news reaches only the process's
+    in-process broker, never the brokers the tests made (as if its NOTIFY was lost)."""
+    start = await play.get_match(db, match_id=match_id, viewer_id=user_id, locale="en")
+    played = await play.submit_move(
+        db,
+        match_id=match_id,
+        user_id=user_id,
+        move=start.legal[0],
+        expected_version=start.version,
+        request_id=new_request_id(),
+        locale="en",
+    )
+    done = await play.confirm_turn(
+        db,
+        match_id=match_id,
+        user_id=user_id,
+        expected_version=played.version,
+        request_id=new_request_id(),
+        locale="en",
+    )
+    return done.version // VERSION_SPAN
+
+
+async def test_catching_up_tells_watchers_of_a_commit_their_news_missed_once(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    alice, bob = await make_user(), await make_user()
+    match_id = await start_toy_match(db, [alice, bob])
+    broker = Broker()
+    broker.catch_up_from(store_of(db).versions, every=None)  # by hand here
+    try:
+        async with broker.subscribe_match(match_id) as news, broker.subscribe_match(MAX_ID) as nothing:
+            # A newly watched match is told its version once (its streams drop it if they show
+            # it), when a second read still finds no news of it.
+            assert await broker.catch_up() == 0
+            assert await broker.catch_up() == 1
+            first = await news.get(timeout=1)
+            assert first.caught_up and first.version is not None
+            assert await broker.catch_up() == 0
+            committed = await _commit_unheard(db, match_id, alice.id)
+            assert committed > first.version
+            assert await broker.catch_up() == 0  # its news may be on its way
+            assert await broker.catch_up() == 1
+            assert await news.get(timeout=1) == Nudge("match", match_id, committed)
+            assert await broker.catch_up() == 0
+            # News that arrives between two reads leaves nothing to catch up.
+            committed = await _commit_unheard(db, match_id, bob.id)
+            assert await broker.catch_up() == 0
+            await broker.publish_match(match_id, committed)
+            assert (await news.get(timeout=1)).caught_up is False
+            assert await broker.catch_up() == 0
+            assert await broker.catch_up() == 0
+            with pytest.raises(TimeoutError):
+                await nothing.get(timeout=0.05)  # a match that does not exist tells nothing
+    finally:
+        await broker.stop()
+
+
+@pytest.mark.postgres_only
+@pytest.mark.skipif(not uses_postgres(), reason="LISTEN/NOTIFY needs PostgreSQL (TEST_DATABASE_URL)")
+async def test_a_reconnected_listener_catches_up_at_once(
+    database_url: str, db: AsyncSession, make_user: MakeUser
+) -> None:
+    """What was committed while the listening connection was down arrives when it is back,
+    without waiting for the periodic read (switched off here)."""
+    alice, bob = await make_user(), await make_user()
+    match_id = await start_toy_match(db, [alice, bob])
+    receiver = await Broker.start(database_url=database_url, install=False)
+    receiver.catch_up_from(store_of(db).versions, every=None)
+    try:
+        async with receiver.subscribe_match(match_id) as news:
+            await receiver.catch_up(at_once=True)
+            assert (await news.get(timeout=1)).caught_up
+            # Committed, its news lost (as if sent while the connection was down), and then
+            # the connection is lost too.
+            committed = await _commit_unheard(db, match_id, alice.id)
+            with pytest.raises(TimeoutError):
+                await news.get(timeout=0.2)
+            connection = receiver._connection
+            assert connection is not None
+            admin = await asyncpg.connect(asyncpg_dsn(database_url))
+            try:
+                await admin.execute("SELECT pg_terminate_backend($1)", connection.get_server_pid())
+            finally:
+                await admin.close()
+            caught = await news.get(timeout=10)
+            assert caught == Nudge("match", match_id, committed) and caught.caught_up
+            assert receiver.is_listening and receiver._connection is not connection
+    finally:
         await receiver.stop()

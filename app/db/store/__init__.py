@@ -34,6 +34,9 @@ class Store(Protocol):
     async def answer(self, match_id: int, request_id: str) -> Answered | None:
         """The answer once given to ``request_id`` in this match, if any."""
 
+    async def versions(self, match_ids: list[int]) -> dict[int, int]:
+        """The committed version of each of these matches that exists (one read)."""
+
     async def close(self) -> None: ...
 
 

@@ -1,9 +1,12 @@
 """The move path on PostgreSQL: raw asyncpg statements, one round trip per read or decision.
 
-A decision is ONE statement: the versioned ``UPDATE matches``, its log rows, the stored answer,
-the notifications and the ``pg_notify`` calls are data-modifying CTEs of one ``WITH`` query,
-so it runs in its own implicit transaction (no BEGIN/COMMIT round trips) and the notifications
-go out exactly when it commits. A read is one statement too: the match, its seats with their
+A decision is ONE statement: the versioned ``UPDATE matches``, its log rows, the stored answer
+and the notifications are data-modifying CTEs of one ``WITH`` query, so it runs in its own
+implicit transaction (no BEGIN/COMMIT round trips). It sends no ``NOTIFY``: PostgreSQL
+serialises the commits of all notifying transactions instance-wide (a lock held through the
+WAL flush), which capped every decision on the database at about a third of what the same
+writes reach without it (``bench/notify_ceiling.py``); the live broker publishes the news
+after the commit instead (``app.services.live``). A read is one statement too: the match, its seats with their
 occupants' names, and the log rows after the ones the reader has.
 
 The statements are prepared once per connection (asyncpg's statement cache). Connections come
@@ -44,7 +47,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 CHANNEL = "drachenhort"
-"""The LISTEN/NOTIFY channel of ``app.services.live`` (the decisions notify on it)."""
+"""The LISTEN/NOTIFY channel of ``app.services.live``."""
 
 _MATCH_COLUMNS = """
     m.id, m.game, m.ruleset, m.options, m.players, m.status, m.seed, m.version, m.committed_version,
@@ -92,8 +95,7 @@ SELECT version FROM m
 """
 
 # $9 state, $10 rng counter, $11 to_act, $12 status, $13 result, $14 new waiting period,
-# $15 finished at, $16-$19 log rows, $20-$22 notifications, $23 notify payloads,
-# $24-$26 the final standings
+# $15 finished at, $16-$19 log rows, $20-$22 notifications, $23-$25 the final standings
 WRITE_COMMIT = f"""
 WITH m AS (
     UPDATE matches SET version = (committed_version + 1) * {VERSION_SPAN},
@@ -117,12 +119,13 @@ note AS (INSERT INTO notifications (user_id, match_id, kind, period, created_at,
            FROM m CROSS JOIN unnest($20::int[], $21::text[], $22::timestamptz[]) AS x(user_id, kind, period)
            LEFT JOIN user_settings us ON us.user_id = x.user_id
          ON CONFLICT (user_id, match_id, kind, period) DO NOTHING),
-k AS (SELECT pg_notify('{CHANNEL}', p) FROM m CROSS JOIN unnest($23::text[]) AS p),
 st AS (UPDATE seats s SET score = x.score, rank = x.rank
-         FROM m, unnest($24::int[], $25::float8[], $26::int[]) AS x(seat, score, rank)
+         FROM m, unnest($23::int[], $24::float8[], $25::int[]) AS x(seat, score, rank)
         WHERE s.match_id = $1 AND s.seat = x.seat)
-SELECT (SELECT version FROM m), (SELECT count(*) FROM k)
+SELECT version FROM m
 """
+
+VERSIONS = "SELECT id, committed_version FROM matches WHERE id = ANY($1::int[])"
 
 ANSWER = "SELECT user_id, answer FROM move_requests WHERE match_id = $1 AND request_id = $2"
 
@@ -191,6 +194,11 @@ class PostgresStore:
         used = await self._run(lambda conn: conn.fetchrow(ANSWER, match_id, request_id))
         return None if used is None else Answered(used["user_id"], used["answer"])
 
+    async def versions(self, match_ids: list[int]) -> dict[int, int]:
+        """The committed version of each of these matches that exists."""
+        rows = await self._run(lambda conn: conn.fetch(VERSIONS, match_ids))
+        return {r["id"]: r["committed_version"] for r in rows}
+
     async def _apply(self, w: DecisionWrite) -> int | None:
         head = (
             w.match_id,
@@ -223,7 +231,6 @@ class PostgresStore:
             [n[0] for n in c.notices],
             [n[1] for n in c.notices],
             [n[2] for n in c.notices],
-            list(w.nudges),
             [s[0] for s in c.standings],
             [s[1] for s in c.standings],
             [s[2] for s in c.standings],

@@ -110,9 +110,6 @@ class DecisionWrite:
     answer: str
     """The answer as JSON text, stored under ``request_id``."""
     commit: Commit | None
-    nudges: tuple[str, ...]
-    """Live-update payloads that go out once the write has committed (never before); a
-    decision sends at most one (``live.Broker.payload``)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,8 +2,8 @@
 
 SQLite has no data-modifying CTEs, so a decision is a short transaction of plain statements
 that begins with the versioned ``UPDATE`` (so a second writer waits for the lock rather than
-failing half-way). An embedded server is one process: live updates need no help from the database here (the
-service delivers ``DecisionWrite.nudges`` in-process after the commit).
+failing half-way). An embedded server is one process: live updates need no help from the
+database here (the broker delivers the news in-process after the commit).
 """
 
 from __future__ import annotations
@@ -68,6 +68,7 @@ _SEATS = (
     .outerjoin(User, User.id == func.coalesce(MatchSeat.user_id, MatchSeat.reserved_for))
     .order_by(MatchSeat.seat)
 )
+_VERSIONS_CHUNK = 500
 _LOG = select(_moves.c.seq, _moves.c.seat, _moves.c.move, _moves.c.events)
 
 
@@ -123,6 +124,16 @@ class SqliteStore:
     async def answer(self, match_id: int, request_id: str) -> Answered | None:
         async with self._engine.connect() as conn:
             return await _answer(conn, match_id, request_id)
+
+    async def versions(self, match_ids: list[int]) -> dict[int, int]:
+        found: dict[int, int] = {}
+        async with self._engine.connect() as conn:
+            # A few hundred at a time: SQLite limits the parameters of a statement.
+            for start in range(0, len(match_ids), _VERSIONS_CHUNK):
+                chunk = match_ids[start : start + _VERSIONS_CHUNK]
+                query = select(_matches.c.id, _matches.c.committed_version).where(_matches.c.id.in_(chunk))
+                found.update({r.id: r.committed_version for r in await conn.execute(query)})
+        return found
 
     async def _apply(self, conn: AsyncConnection, w: DecisionWrite) -> int | None:
         """The match's new version, or None when nothing was written."""

@@ -4,8 +4,8 @@ A decision is checked against the match as the process holds it (``loaded``, per
 reading it again: the write checks the version and the state it was decided on), decided by the
 pure engine (``app.engine.turn``) and written as ONE atomic ``DecisionWrite``: the versioned
 update of the match row, the committed decisions' log rows, the answer under the request id,
-the notifications, and the live news, which the database sends only once it has committed.
-Only then does the seat get its answer, so an answer always means "durable".
+and the notifications. Only once it has committed does the live news go out (the broker, in
+the background) and the seat get its answer, so an answer always means "durable".
 
 Who may learn what: membership is checked before anything else (an outsider learns nothing,
 not even whether a request id was used); a waiting seat is refused before the version is
@@ -170,7 +170,7 @@ async def _decide(db: AsyncSession, match_id: int, request: _Request) -> MoveRes
                 raise  # perhaps only the kept copy said no: then the database is asked below
         if isinstance(outcome, Applied):
             kept.remember(store, plan.after)
-            live.current_broker().deliver(plan.nudges)
+            live.current_broker().publish_many(plan.nudges)
             bot_turns.after_commit(plan.after)
             if plan.after.row.status == MatchStatus.FINISHED:
                 # Ratings are their own transaction: the clock round rates any match a crash
@@ -303,7 +303,6 @@ def _plan(loaded: LoadedMatch, seat: Seat, request: _Request, step: _Step) -> _P
     after = kept.advanced(loaded, new_row, new_turn, step.current, new_rows)
     view = match_view(after, seat, request.locale, log_after=request.log_after)
     answer = MoveResult.model_construct(version=view.version, committed=bool(committed), match=view)
-    broker = live.current_broker()
     write = DecisionWrite(
         match_id=row.id,
         seen=row.version,
@@ -314,7 +313,6 @@ def _plan(loaded: LoadedMatch, seat: Seat, request: _Request, step: _Step) -> _P
         pending=pending,
         answer=_stored_form(answer, after, request.locale),
         commit=commit,
-        nudges=(broker.payload(nudges),) if nudges else (),
     )
     return _Plan(write, after, answer, nudges)
 
