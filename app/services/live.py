@@ -197,10 +197,8 @@ class Broker:
         """The newest committed version news told of, per watched match."""
         self._versions: Callable[[list[int]], Awaitable[dict[int, int]]] | None = None
         self._catcher: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
         self._behind: dict[int, int] = {}
         """The watched matches the last catch-up read found further than their news."""
-        self._lost_news = False
         self._reconnected: list[Callable[[], None]] = []
         self.origin = secrets.token_hex(6)
         """Names this process in every payload, so its own news is not delivered twice."""
@@ -296,19 +294,18 @@ class Broker:
         every: float | None = CATCH_UP_SECONDS,
     ) -> None:
         """Re-read the committed versions of the watched matches with ``versions`` every
-        ``every`` seconds (None: never by itself) and at once after the listening connection
-        came back."""
+        ``every`` seconds (None: only when ``catch_up`` is called)."""
         self._versions = versions
-        if self._catcher is None:
+        if self._catcher is None and every is not None:
             self._catcher = asyncio.create_task(self._catching_up(every), name="drachenhort-catch-up")
 
-    async def catch_up(self, *, at_once: bool = False) -> int:
+    async def catch_up(self) -> int:
         """Tell the streams of every watched match that is further than its news said; how many.
 
         A match is told only when the previous read already found it behind and no news came
         since (its news had a whole period to arrive: a commit whose news is on its way, e.g.
-        this process's own between its commit and its publishing, is not told twice), or
-        ``at_once`` (after the listening connection came back: what was sent meanwhile is lost).
+        this process's own between its commit and its publishing, is not told twice). After the
+        listening connection came back, ``_catch_up`` tells them at once instead.
         """
         if self._versions is None:
             return 0
@@ -322,7 +319,7 @@ class Broker:
             known = self._known.get(match_id, -1)
             if version <= known:
                 continue
-            if at_once or self._behind.get(match_id, -1) > known:
+            if self._behind.get(match_id, -1) > known:
                 self._deliver(Nudge("match", match_id, version, caught_up=True))
                 told += 1
             else:
@@ -335,14 +332,11 @@ class Broker:
         sent meanwhile never arrives: forget what it would have changed)."""
         self._reconnected.append(callback)
 
-    async def _catching_up(self, every: float | None) -> None:
+    async def _catching_up(self, every: float) -> None:
         while not self._stopping:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), every)
-            self._wake.clear()
-            at_once, self._lost_news = self._lost_news, False
+            await asyncio.sleep(every)
             try:
-                told = await self.catch_up(at_once=at_once)
+                told = await self.catch_up()
             except Exception as error:  # a background task: log, retry at the next tick
                 log.warning("live updates: catching up failed (%s)", error)
                 continue
@@ -408,8 +402,6 @@ class Broker:
                     # Back after a loss: what was sent meanwhile never arrives here.
                     for callback in self._reconnected:
                         callback()
-                    self._lost_news = True
-                    self._wake.set()
                 self._ready.set()
                 pause = 0.2
                 while not connection.is_closed():
@@ -447,8 +439,8 @@ class Broker:
             versions = {row["id"]: row["committed_version"] for row in rows}
         for kind, ident in keys:
             if kind == "match":
-                if ident in versions:
-                    self._deliver(Nudge("match", ident, versions[ident]))
+                if versions.get(ident, -1) > self._known.get(ident, -1):
+                    self._deliver(Nudge("match", ident, versions[ident], caught_up=True))
             elif kind in KINDS:
                 self._deliver(Nudge(kind, ident))  # type: ignore[arg-type]
 
