@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from app.services.tournaments import knockout, round_robin, standings, swiss
-from app.services.tournaments.swiss import FIRST, SwissPlayer
+from app.services.tournaments.swiss import SwissPlayer
 
 
 def _players(n: int) -> list[SwissPlayer]:
@@ -36,10 +36,14 @@ def test_round_two_pairs_within_score_groups_and_gives_the_higher_player_his_col
 
 
 def test_the_bye_goes_to_the_lowest_ranked_player_without_one() -> None:
-    players = swiss.players_from_history([1, 2, 3, 4, 5], [(1, 4, 1.0), (5, 2, 0.0)], byes={3}, bonus={3: 1.0})
+    players = swiss.players_from_history(
+        [1, 2, 3, 4, 5], [(1, 4, 1.0), (5, 2, 0.0)], byes={3}, bonus={3: 1.0}
+    )
     # Scores: 1, 2, 3 have a point; 4 and 5 none; 5 is seeded lowest.
     assert swiss.pair_round(players).bye == 5
-    players = swiss.players_from_history([1, 2, 3, 4, 5], [(1, 4, 1.0), (2, 5, 1.0)], byes={5}, bonus={5: 1.0})
+    players = swiss.players_from_history(
+        [1, 2, 3, 4, 5], [(1, 4, 1.0), (2, 5, 1.0)], byes={5}, bonus={5: 1.0}
+    )
     # 5 had a bye: 4 (the lowest without one) gets it.
     assert swiss.pair_round(players).bye == 4
 
@@ -51,7 +55,9 @@ def test_a_rematch_is_avoided_even_when_it_costs_the_score_groups() -> None:
     assert {frozenset(p) for p in pairs} & {frozenset((1, 2)), frozenset((3, 4))} == set()
 
 
-def _legal_pairing_exists(ids: list[int], met: set[frozenset[int]], byes: set[int], bye_to: int | None) -> bool:
+def _legal_pairing_exists(
+    ids: list[int], met: set[frozenset[int]], byes: set[int], bye_to: int | None
+) -> bool:
     """Independent brute force (small fields): a pairing without a rematch, with a bye for
     ``bye_to`` when the count is odd (any player without a bye when ``bye_to`` is None)."""
     if len(ids) % 2:
@@ -64,9 +70,7 @@ def _perfect(ids: list[int], met: set[frozenset[int]]) -> bool:
     if not ids:
         return True
     first, rest = ids[0], ids[1:]
-    return any(
-        frozenset((first, q)) not in met and _perfect([r for r in rest if r != q], met) for q in rest
-    )
+    return any(frozenset((first, q)) not in met and _perfect([r for r in rest if r != q], met) for q in rest)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -123,9 +127,7 @@ def test_circle_method_meets_everybody_once() -> None:
 def test_multi_player_tables_share_every_pair_evenly() -> None:
     players = list(range(12))
     rounds = round_robin.table_rounds(players, 4, 5, seed=7)
-    met = Counter(
-        frozenset(pair) for r in rounds for table in r for pair in itertools.combinations(table, 2)
-    )
+    met = Counter(frozenset(pair) for r in rounds for table in r for pair in itertools.combinations(table, 2))
     counts = [met[frozenset(p)] for p in itertools.combinations(players, 2)]
     # 5 rounds of 3 tables of 4: 90 shared seats over 66 pairs, so 1 or 2 each at best.
     assert max(counts) - min(counts) <= 2 and max(counts) <= 3
@@ -155,7 +157,7 @@ def test_standings_points_and_tie_breaks() -> None:
     ]
     rows = standings.compute([1, 2, 3, 4], tables, {}, fmt="swiss", seed="s")
     by = {r.player: r for r in rows}
-    assert [r.player for r in rows][0] == 1 and by[1].points == 2
+    assert next(r.player for r in rows) == 1 and by[1].points == 2
     assert by[4].points == 1.5 and by[3].points == 0.5 and by[2].points == 0
     assert by[1].buchholz == by[2].points + by[3].points
     assert by[4].sonneborn_berger == 0.5 * by[3].points + 1 * by[2].points

@@ -62,7 +62,13 @@ def table_sizes(count: int, table_size: int, min_size: int) -> list[int]:
 
 
 def table_rounds(
-    players: Sequence[int], table_size: int, rounds: int, *, min_size: int = 2, seed: int = 0, tries: int = 200
+    players: Sequence[int],
+    table_size: int,
+    rounds: int,
+    *,
+    min_size: int = 2,
+    seed: int = 0,
+    tries: int = 200,
 ) -> list[list[list[int]]]:
     """``rounds`` rounds of tables for a multi-player group, sharing tables as evenly as possible."""
     rng = random.Random(seed)

@@ -39,6 +39,8 @@ class Standing:
     draw: int = 0
     opponents: list[int] = field(default_factory=list)
     place: int = 0
+    reached: int | None = None
+    """Knockout: the last round the player played in."""
 
 
 def table_points(ranks: Sequence[int]) -> list[float]:

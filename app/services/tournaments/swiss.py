@@ -53,10 +53,12 @@ class _Budget(Exception):
 def pair_round(players: Sequence[SwissPlayer], *, max_steps: int = 200_000) -> SwissRound:
     """The next round's pairs for ``players`` (those still in the tournament)."""
     ranked = sorted(players, key=lambda p: (-p.score, p.seed))
-    bye_candidates: list[SwissPlayer | None] = [None]
+    bye_candidates: Sequence[SwissPlayer | None] = [None]
     if len(ranked) % 2:
         # Lowest first: the lowest-ranked player without a bye; those with one as a last resort.
-        bye_candidates = [p for p in reversed(ranked) if not p.had_bye] + [p for p in reversed(ranked) if p.had_bye]
+        bye_candidates = [p for p in reversed(ranked) if not p.had_bye] + [
+            p for p in reversed(ranked) if p.had_bye
+        ]
     for strict_colours in (True, False):
         for bye in bye_candidates:
             rest = [p for p in ranked if p is not bye]
