@@ -30,7 +30,7 @@ from app.web.address_guard import AddressGuard
 from app.web.api import decisions as api_decisions
 from app.web.api import router as api_router
 from app.web.limits import BodyLimits
-from app.web.pages import accounts, community, hosting, lobby, match_end, matches, replays
+from app.web.pages import accounts, community, hosting, lobby, match_end, matches, replays, tournaments
 from app.web.security import SecurityMiddleware
 from app.web.sse import router as sse_router
 from app.web.templating import TEMPLATE_DIR
@@ -124,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         match_end.router,
         community.router,
         hosting.router,
+        tournaments.router,
     ):
         app.include_router(router)
     return app
