@@ -1,0 +1,191 @@
+"""A Swiss tournament of Duell im Felsental on PostgreSQL: time to pair a round and to serve
+the standings page.
+
+N players (default 256) sign up, the creator starts it, and round by round every match ends,
+either played through the move path with random legal moves (``--play moves``: the way
+players end them; the last decision of a round pairs the next one inside its request, and
+that request is what "pair" times) or decided through the same ending the clock uses
+(``--play decide``: a random result, then the round closed with ``runner.advance``, timed).
+After each round the standings page (``GET /tournaments/{id}``, in process over ASGI with
+the app's own lifespan) is fetched and timed.
+
+    TEST_DATABASE_URL=postgresql+asyncpg://postgres@127.0.0.1:5432/postgres \
+        .venv/bin/python -m bench.tournament [--players 256] [--rounds 8] [--play moves]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import secrets
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
+
+import app.games  # noqa: F401 - registers the games
+from app.config import Settings
+from app.db.models import Match, MatchSeat, MatchStatus, User
+from app.db.tournaments import TournamentMatch
+from app.main import create_app
+from app.services import conclusions, play
+from app.services._rows import load_seats, lock_match
+from app.services.tournaments import runner, service
+from tests.support.db import fresh_database
+
+
+async def _users(db: AsyncSession, count: int) -> list[int]:
+    tag = secrets.token_hex(3)
+    rows = [
+        User(name=f"p{tag}{i:03d}", name_key=f"p{tag}{i:03d}", password_hash="-", locale="en") for i in range(count + 1)
+    ]
+    db.add_all(rows)
+    await db.commit()
+    return [u.id for u in rows]
+
+
+async def _round_matches(db: AsyncSession, tid: int, number: int) -> list[int]:
+    return list(
+        await db.scalars(
+            select(TournamentMatch.match_id).where(
+                TournamentMatch.tournament_id == tid, TournamentMatch.round == number
+            )
+        )
+    )
+
+
+async def _play(db: AsyncSession, match_id: int, rng: random.Random) -> float:
+    """Random legal decisions until the end; returns the time of the last (ending) request."""
+    seats = {s.seat: s.user_id for s in (await load_seats(db, [match_id]))[match_id]}
+    view = await play.get_match(db, match_id=match_id, viewer_id=seats[0], locale="en")
+    last = 0.0
+    for _ in range(20_000):
+        if view.status != "active":
+            return last
+        mover = seats[view.to_act[0]]
+        if view.viewer_seat != view.to_act[0]:
+            view = await play.get_match(db, match_id=match_id, viewer_id=mover, locale="en")
+        started = time.perf_counter()
+        answer = await play.submit_move(
+            db,
+            match_id=match_id,
+            user_id=mover,
+            move=rng.choice(view.legal),
+            expected_version=view.version,
+            request_id=secrets.token_hex(8),
+            locale="en",
+        )
+        last = time.perf_counter() - started
+        view = answer.match
+    raise AssertionError(f"match {match_id} did not end")
+
+
+async def _decide(db: AsyncSession, match_id: int, rng: random.Random) -> None:
+    match = await lock_match(db, match_id)
+    seats = (await load_seats(db, [match_id]))[match_id]
+    control = await conclusions.control_of(db, match_id)
+    ranks = rng.choice([[1, 2], [2, 1], [1, 2], [2, 1], [1, 1]])
+    assert await conclusions.finish(db, match, seats, control, ranks=ranks, conclusion="draw")
+    await db.commit()
+
+
+async def run(players: int, rounds: int, mode: str, url: str) -> None:
+    engine = create_async_engine(url, pool_size=5)
+    sessions = async_sessionmaker(engine, expire_on_commit=False)
+    rng = random.Random(1)
+    async with sessions() as db:
+        ids = await _users(db, players)
+        creator, entrants = ids[0], ids[1:]
+        tid = await service.create_tournament(
+            db,
+            creator_id=creator,
+            name="Bench Swiss",
+            game="felsental",
+            options={},
+            table_size=2,
+            format="swiss",
+            rounds=rounds,
+            places=min(players + 1, service.MAX_PLACES),
+        )
+        for user_id in entrants:
+            await service.sign_up(db, tournament_id=tid, user_id=user_id)
+        started = time.perf_counter()
+        await service.start_now(db, tournament_id=tid, user_id=creator)
+        pair_times = [time.perf_counter() - started]
+    app = create_app(Settings(database_url=url, secret_key="bench-secret-key-not-for-production-0123456789"))
+    page_times: list[float] = []
+    api_times: list[float] = []
+    decisions_per_match: list[int] = []
+    async with app.router.lifespan_context(app), httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=app), base_url="http://bench"
+    ) as client:
+        for number in range(1, rounds + 1):
+            async with sessions() as db:
+                matches = await _round_matches(db, tid, number)
+                round_started = time.perf_counter()
+                ending = 0.0
+                for match_id in matches:
+                    if mode == "moves":
+                        ending = await _play(db, match_id, rng)
+                        count = await db.scalar(select(Match.committed_version).where(Match.id == match_id))
+                        decisions_per_match.append(int(count or 0))
+                    else:
+                        await _decide(db, match_id, rng)
+                played = time.perf_counter() - round_started
+                if mode == "decide":
+                    started = time.perf_counter()
+                    assert await runner.advance(db, tid) or number == rounds
+                    ending = time.perf_counter() - started
+                if number < rounds:
+                    pair_times.append(ending)
+            for path, bucket in ((f"/tournaments/{tid}", page_times), (f"/api/tournaments/{tid}", api_times)):
+                started = time.perf_counter()
+                response = await client.get(path)
+                bucket.append(time.perf_counter() - started)
+                assert response.status_code == 200, response.text[:300]
+            print(
+                f"round {number}: {len(matches)} matches ended in {played:.1f} s; "
+                f"pairing {'the next' if number < rounds else 'none (last)'}"
+                f"{f': {pair_times[-1] * 1000:.0f} ms' if number < rounds else ''}; "
+                f"standings page {page_times[-1] * 1000:.0f} ms, JSON {api_times[-1] * 1000:.0f} ms",
+                flush=True,
+            )
+    async with sessions() as db:
+        t = await service.get_tournament(db, tournament_id=tid, viewer_id=None)
+        finished = await db.scalar(
+            select(Match.id).join(MatchSeat).where(Match.status == MatchStatus.FINISHED).limit(1)
+        )
+    await engine.dispose()
+    print()
+    print(f"{players} players, {rounds} rounds, Felsental, matches ended by {mode}; status {t.status}")
+    print(f"podium: {', '.join(t.podium)}")
+    print(
+        f"pair a round (incl. creating its {players // 2} matches): median {statistics.median(pair_times) * 1000:.0f} ms,"
+        f" max {max(pair_times) * 1000:.0f} ms (round 1 by the creator's start: {pair_times[0] * 1000:.0f} ms)"
+    )
+    print(
+        f"standings page: median {statistics.median(page_times) * 1000:.0f} ms, max {max(page_times) * 1000:.0f} ms;"
+        f" JSON: median {statistics.median(api_times) * 1000:.0f} ms, max {max(api_times) * 1000:.0f} ms"
+    )
+    if decisions_per_match:
+        print(f"decisions per match: median {statistics.median(decisions_per_match):.0f}")
+    assert finished is not None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=256)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--play", choices=("moves", "decide"), default="moves")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, fresh_database(Path(tmp)) as url:
+        asyncio.run(run(args.players, args.rounds, args.play, url))
+
+
+if __name__ == "__main__":
+    main()
