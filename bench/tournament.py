@@ -22,6 +22,7 @@ import secrets
 import statistics
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
@@ -32,6 +33,7 @@ import app.games  # noqa: F401 - registers the games
 from app.config import Settings
 from app.db.models import Match, MatchSeat, MatchStatus, User
 from app.db.tournaments import TournamentMatch
+from app.db.types import utcnow
 from app.main import create_app
 from app.services import conclusions, play
 from app.services._rows import load_seats, lock_match
@@ -42,7 +44,8 @@ from tests.support.db import fresh_database
 async def _users(db: AsyncSession, count: int) -> list[int]:
     tag = secrets.token_hex(3)
     rows = [
-        User(name=f"p{tag}{i:03d}", name_key=f"p{tag}{i:03d}", password_hash="-", locale="en") for i in range(count + 1)
+        User(name=f"p{tag}{i:03d}", name_key=f"p{tag}{i:03d}", password_hash="-", locale="en")
+        for i in range(count + 1)
     ]
     db.add_all(rows)
     await db.commit()
@@ -110,7 +113,9 @@ async def run(players: int, rounds: int, mode: str, url: str) -> None:
             table_size=2,
             format="swiss",
             rounds=rounds,
-            places=min(players + 1, service.MAX_PLACES),
+            places=players,
+            signup_until=utcnow() + timedelta(days=1),
+            start_when_full=False,  # the creator's start is what round one's pairing times
         )
         for user_id in entrants:
             await service.sign_up(db, tournament_id=tid, user_id=user_id)
@@ -121,9 +126,10 @@ async def run(players: int, rounds: int, mode: str, url: str) -> None:
     page_times: list[float] = []
     api_times: list[float] = []
     decisions_per_match: list[int] = []
-    async with app.router.lifespan_context(app), httpx.AsyncClient(
-        transport=httpx.ASGITransport(app=app), base_url="http://bench"
-    ) as client:
+    async with (
+        app.router.lifespan_context(app),
+        httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://bench") as client,
+    ):
         for number in range(1, rounds + 1):
             async with sessions() as db:
                 matches = await _round_matches(db, tid, number)
