@@ -17,20 +17,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import random
 import secrets
 import statistics
-import tempfile
 import time
+from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import httpx
-from sqlalchemy import select
+from sqlalchemy import select, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker, create_async_engine
 
 import app.games  # noqa: F401 - registers the games
 from app.config import Settings
+from app.db.migrate import upgrade_to_head
 from app.db.models import Match, MatchSeat, MatchStatus, User
 from app.db.tournaments import TournamentMatch
 from app.db.types import utcnow
@@ -38,7 +41,6 @@ from app.main import create_app
 from app.services import conclusions, play
 from app.services._rows import load_seats, lock_match
 from app.services.tournaments import runner, service
-from tests.support.db import fresh_database
 
 
 async def _users(db: AsyncSession, count: int) -> list[int]:
@@ -64,7 +66,7 @@ async def _round_matches(db: AsyncSession, tid: int, number: int) -> list[int]:
 
 async def _play(db: AsyncSession, match_id: int, rng: random.Random) -> float:
     """Random legal decisions until the end; returns the time of the last (ending) request."""
-    seats = {s.seat: s.user_id for s in (await load_seats(db, [match_id]))[match_id]}
+    seats = {s.seat: s.user_id or 0 for s in (await load_seats(db, [match_id]))[match_id]}
     view = await play.get_match(db, match_id=match_id, viewer_id=seats[0], locale="en")
     last = 0.0
     for _ in range(20_000):
@@ -171,16 +173,43 @@ async def run(players: int, rounds: int, mode: str, url: str) -> None:
     print(f"{players} players, {rounds} rounds, Felsental, matches ended by {mode}; status {t.status}")
     print(f"podium: {', '.join(t.podium)}")
     print(
-        f"pair a round (incl. creating its {players // 2} matches): median {statistics.median(pair_times) * 1000:.0f} ms,"
-        f" max {max(pair_times) * 1000:.0f} ms (round 1 by the creator's start: {pair_times[0] * 1000:.0f} ms)"
+        f"pair a round (and create its {players // 2} matches): {_ms(statistics.median(pair_times))} median,"
+        f" max {_ms(max(pair_times))} (round 1 by the creator's start: {_ms(pair_times[0])})"
     )
     print(
-        f"standings page: median {statistics.median(page_times) * 1000:.0f} ms, max {max(page_times) * 1000:.0f} ms;"
-        f" JSON: median {statistics.median(api_times) * 1000:.0f} ms, max {max(api_times) * 1000:.0f} ms"
+        f"standings page: median {_ms(statistics.median(page_times))}, max {_ms(max(page_times))};"
+        f" JSON: median {_ms(statistics.median(api_times))}, max {_ms(max(api_times))}"
     )
     if decisions_per_match:
         print(f"decisions per match: median {statistics.median(decisions_per_match):.0f}")
     assert finished is not None
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.0f} ms"
+
+
+@contextlib.contextmanager
+def _fresh_database() -> Iterator[str]:
+    """A new PostgreSQL database on TEST_DATABASE_URL's server, migrated, dropped afterwards."""
+    server = os.environ.get("TEST_DATABASE_URL", "")
+    if not server.startswith("postgresql"):
+        raise SystemExit("set TEST_DATABASE_URL to a PostgreSQL server (postgresql+asyncpg://...)")
+    name = f"drachenhort_bench_{secrets.token_hex(4)}"
+    url = make_url(server).set(database=name).render_as_string(hide_password=False)
+
+    async def admin(statement: str) -> None:
+        engine = create_async_engine(server, isolation_level="AUTOCOMMIT")
+        async with engine.connect() as connection:
+            await connection.execute(text(statement))
+        await engine.dispose()
+
+    asyncio.run(admin(f'CREATE DATABASE "{name}"'))
+    try:
+        upgrade_to_head(url)
+        yield url
+    finally:
+        asyncio.run(admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def main() -> None:
@@ -189,7 +218,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=8)
     parser.add_argument("--play", choices=("moves", "decide"), default="moves")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as tmp, fresh_database(Path(tmp)) as url:
+    with _fresh_database() as url:
         asyncio.run(run(args.players, args.rounds, args.play, url))
 
 
