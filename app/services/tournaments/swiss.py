@@ -86,7 +86,11 @@ def _search(
     if budget[0] < 0:
         raise _Budget
     top, others = ranked[0], ranked[1:]
-    for candidate in _preferences(top, others):
+    candidates = _preferences(top, others)
+    if not strict_colours:
+        # Colours no longer rule a pairing out, but a clash is still tried last.
+        candidates.sort(key=lambda c: _colour_clash(top, c))
+    for candidate in candidates:
         if not allow_rematch and candidate.id in top.opponents:
             continue
         if strict_colours and _colour_clash(top, candidate):
