@@ -41,6 +41,7 @@ from app.web.pages import (
     records,
     replays,
     social,
+    tournaments,
 )
 from app.web.pages.records import RECORD_UPLOADS
 from app.web.security import SecurityMiddleware
@@ -142,6 +143,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         community.router,
         social.router,
         hosting.router,
+        tournaments.router,
     ):
         app.include_router(router)
     return app

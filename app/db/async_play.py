@@ -27,6 +27,9 @@ class TimeoutPolicy:
     """A bot plays the late seat from now on, until its owner takes it back."""
 
     ALL = (TIMEOUT_MOVE, BOT, VOTE, ABORT)
+    """What a creator may choose for a match; FORFEIT is the tournaments' own."""
+    FORFEIT = "forfeit"
+    """A tournament match: the late seats lose it (ranked last), the others share first place."""
 
 
 class MatchControl(Base):

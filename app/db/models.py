@@ -1,9 +1,10 @@
 """Every model in one import, for Alembic and the services."""
 
-from app.db import (  # noqa: F401 - friends, blocks and statistics (revision 0008)
-    async_play,
-    social,
-    stats,
+from app.db import (  # noqa: F401 - their tables belong to Base.metadata too
+    async_play,  # revision 0002
+    social,  # friends and blocks (revision 0008)
+    stats,  # statistics kept at a match's end (revision 0008)
+    tournaments,  # revision 0009
 )
 from app.db.accounts import Throttle, User, UserSession
 from app.db.base import Base

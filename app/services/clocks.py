@@ -36,6 +36,7 @@ from app.services._db import use_case
 from app.services._rows import bump_version, load_seats, lock_match
 from app.services.errors import Conflict, Forbidden, InvalidInput
 from app.services.play_schemas import ClockOut
+from app.services.tournaments import hooks as tournament_hooks
 
 DAYS_MIN, DAYS_MAX = 1, 14
 VACATION_DAYS_PER_YEAR = 14
@@ -63,6 +64,10 @@ class TickReport:
     handed_to_bots: list[tuple[int, int]] = field(default_factory=list)
     """(match id, seat) a stand-in bot took over."""
     aborted: list[int] = field(default_factory=list)
+    forfeited: list[int] = field(default_factory=list)
+    tournaments: list[int] = field(default_factory=list)
+    """Tournaments started, paired on or finished by the round."""
+    """Tournament matches a late seat lost on time."""
     rated: list[int] = field(default_factory=list)
     """Finished matches the round rated (their ratings were lost to a crash)."""
     mails: int = 0
@@ -153,6 +158,7 @@ async def tick(
                 await _check_match(db, match_id, now, report)
             report.checked += 1
         await _rate_left_over(sessionmaker, now, report)
+        report.tournaments = await tournament_hooks.sweep(sessionmaker, now)
         if settings is not None:
             report.mails = await mail.send_pending(sessionmaker, settings, now=now)
         await lock_db.rollback()  # releases the transaction-level advisory lock
@@ -236,7 +242,9 @@ async def _check_match(db: AsyncSession, match_id: int, now: datetime, report: T
         if spent:
             report.vacation.append(match_id)
         return
-    if control.policy == TimeoutPolicy.TIMEOUT_MOVE:
+    if control.policy == TimeoutPolicy.FORFEIT:
+        await _forfeit(db, match, seats, control, [s.seat for s in late], report, now)
+    elif control.policy == TimeoutPolicy.TIMEOUT_MOVE:
         await _play_for(db, match, seats, control, [s.seat for s in late], report, now=now, mark=True)
     elif control.policy == TimeoutPolicy.BOT:
         await _hand_to_bots(db, match, seats, control, [s.seat for s in late], report)
@@ -312,6 +320,26 @@ async def _play_for(
     await db.commit()
     report.played_for += [(match.id, s) for s in played]
     await conclusions.publish(match, seats, users)
+
+
+async def _forfeit(
+    db: AsyncSession,
+    match: Match,
+    seats: Sequence[MatchSeat],
+    control: MatchControl,
+    late: Sequence[int],
+    report: TickReport,
+    now: datetime,
+) -> None:
+    """A tournament match: the late seats lose (last), the others share first place; rated."""
+    ranks = [len(seats) - len(late) + 1 if s.seat in late else 1 for s in seats]
+    control.timed_out = sorted({*control.timed_out, *late})
+    if not await conclusions.finish(db, match, seats, control, ranks=ranks, conclusion="timeout", now=now):
+        await db.rollback()
+        return
+    await db.commit()
+    report.forfeited.append(match.id)
+    await conclusions.publish(match, seats)
 
 
 async def _hand_to_bots(

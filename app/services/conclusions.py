@@ -318,6 +318,10 @@ async def resign(db: AsyncSession, *, match_id: int, user_id: int) -> ClockOut:
     users = await notify.record_turn(db, match, seats)
     await db.commit()
     await publish(match, seats, users)
+    if match.status == MatchStatus.FINISHED:
+        from app.services.tournaments import hooks  # tournaments build on this module
+
+        await hooks.match_ended(db, match_id)
     return await get_clock(db, match_id=match_id)
 
 

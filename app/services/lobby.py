@@ -527,6 +527,11 @@ async def _seated(db: AsyncSession, match: Match, seats: list[MatchSeat]) -> Non
         bot_turns.after_start(match.id)
 
 
+async def start_full_table(db: AsyncSession, match: Match, seats: list[MatchSeat]) -> None:
+    """Start a table the server seated itself (a tournament's), in the caller's transaction."""
+    await _start(db, match, seats, seen=match.version)
+
+
 async def _start(db: AsyncSession, match: Match, seats: list[MatchSeat], *, seen: int) -> None:
     """Every seat is taken: shuffle the seat order (unless fixed), seed, set up, go."""
     players = [s.user_id for s in seats]

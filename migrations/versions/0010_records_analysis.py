@@ -4,7 +4,7 @@ A match made from an uploaded record has seats without users; the record's names
 who uploaded it are kept here.
 
 Revision ID: 0010
-Revises: 0008
+Revises: 0009
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0010"
-down_revision: str | None = "0008"
+down_revision: str | None = "0009"
 branch_labels = None
 depends_on = None
 

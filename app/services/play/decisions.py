@@ -59,6 +59,7 @@ from app.services.play.log import LoggedRow, logged, visible
 from app.services.play.standings import RESIGNED, resigned_last
 from app.services.play.views import match_view, seat_or_forbidden
 from app.services.schemas import LogEntry, MoveResult
+from app.services.tournaments import hooks as tournament_hooks
 
 Action = Literal["move", "undo", "confirm"]
 
@@ -176,6 +177,7 @@ async def _decide(db: AsyncSession, match_id: int, request: _Request) -> MoveRes
                 # Ratings are their own transaction: the clock round rates any match a crash
                 # left unrated (rating is idempotent).
                 await ratings.rate_finished(db, match_id=match_id)
+                await tournament_hooks.match_ended(db, match_id)
             return plan.answer
         if isinstance(outcome, Answered):
             return await _stored_answer(db, outcome, request.user_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.web.api import auth, games, matches, moves, play, records, social
+from app.web.api import auth, games, matches, moves, play, records, social, tournaments
 
 decisions = APIRouter(prefix="/api")
 """Move, undo and confirm, included into the app before everything else: a request is routed
@@ -20,3 +20,4 @@ router.include_router(matches.router)
 router.include_router(play.router)
 router.include_router(social.router)
 router.include_router(records.router)
+router.include_router(tournaments.router)

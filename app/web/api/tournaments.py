@@ -1,0 +1,122 @@
+"""Tournaments over JSON: create, sign up and leave, start, withdraw, one tournament, the list."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Path, Query
+from pydantic import BaseModel, Field
+
+from app.services.tournaments import service
+from app.services.tournaments.schemas import TournamentOut, TournamentPage
+from app.web.api.responses import errors
+from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
+
+router = APIRouter(tags=["tournaments"], dependencies=[CsrfChecked])
+TournamentId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+
+
+class CreateTournamentIn(BaseModel):
+    name: str = Field(min_length=1, max_length=80)
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    table_size: int = Field(ge=2, le=10)
+    format: Literal["round_robin", "swiss", "knockout"]
+    rounds: int | None = Field(default=None, ge=1, le=service.MAX_ROUNDS)
+    places: int = Field(ge=2, le=service.MAX_PLACES)
+    advance: int = Field(
+        default=1, ge=1, le=9, description="Multi-player knockout: the best N of a table go on"
+    )
+    group_size: int | None = Field(default=None, ge=2, le=64, description="Round robin: players per group")
+    signup_until: datetime | None = None
+    start_when_full: bool = True
+    days_per_move: int = Field(default=3, ge=1, le=14)
+    timeout_action: Literal["forfeit", "withdraw"] = "forfeit"
+    public: bool = True
+
+
+class CreatedOut(BaseModel):
+    id: int
+
+
+class SignupIn(BaseModel):
+    invite_token: str | None = Field(default=None, max_length=200)
+
+
+@router.post("/tournaments", status_code=201, responses=errors(401, 422, 429))
+async def create_tournament(body: CreateTournamentIn, db: SessionDep, user: CurrentUser) -> CreatedOut:
+    tournament_id = await service.create_tournament(
+        db,
+        creator_id=user.id,
+        name=body.name,
+        game=body.game,
+        options=body.options,
+        table_size=body.table_size,
+        format=body.format,
+        rounds=body.rounds,
+        places=body.places,
+        advance=body.advance,
+        group_size=body.group_size,
+        signup_until=body.signup_until,
+        start_when_full=body.start_when_full,
+        days_per_move=body.days_per_move,
+        timeout_action=body.timeout_action,
+        public=body.public,
+    )
+    return CreatedOut(id=tournament_id)
+
+
+@router.get("/tournaments", responses=errors(422))
+async def list_tournaments(
+    db: SessionDep,
+    user: OptionalUser,
+    locale: Locale,
+    status: Literal["signup", "running", "finished"] = "signup",
+    page: Annotated[int, Query(ge=1, le=service.MAX_PAGE)] = 1,
+) -> TournamentPage:
+    """Public tournaments (and yours) in one state, newest first, 20 a page."""
+    return await service.list_tournaments(
+        db, viewer_id=user.id if user else None, status=status, page=page, locale=locale
+    )
+
+
+@router.get("/tournaments/{tournament_id}", responses=errors(404))
+async def get_tournament(
+    tournament_id: TournamentId, db: SessionDep, user: OptionalUser, locale: Locale
+) -> TournamentOut:
+    """State, players, rounds with their match ids, standings with tie-breaks."""
+    return await service.get_tournament(
+        db, tournament_id=tournament_id, viewer_id=user.id if user else None, locale=locale
+    )
+
+
+@router.post("/tournaments/{tournament_id}/signup", status_code=204, responses=errors(401, 403, 404, 409))
+async def sign_up(
+    tournament_id: TournamentId, db: SessionDep, user: CurrentUser, body: SignupIn | None = None
+) -> None:
+    await service.sign_up(
+        db, tournament_id=tournament_id, user_id=user.id, invite_token=body.invite_token if body else None
+    )
+
+
+@router.delete("/tournaments/{tournament_id}/signup", status_code=204, responses=errors(401, 403, 404, 409))
+async def leave(
+    tournament_id: TournamentId,
+    db: SessionDep,
+    user: CurrentUser,
+    name: Annotated[str | None, Query(max_length=40, description="The creator removes this player")] = None,
+) -> None:
+    await service.leave(db, tournament_id=tournament_id, user_id=user.id, name=name)
+
+
+@router.post("/tournaments/{tournament_id}/start", status_code=204, responses=errors(401, 403, 404, 409))
+async def start(tournament_id: TournamentId, db: SessionDep, user: CurrentUser) -> None:
+    """The creator starts it before the sign-up deadline."""
+    await service.start_now(db, tournament_id=tournament_id, user_id=user.id)
+
+
+@router.post("/tournaments/{tournament_id}/withdraw", status_code=204, responses=errors(401, 404, 409))
+async def withdraw(tournament_id: TournamentId, db: SessionDep, user: CurrentUser) -> None:
+    """Resign the tournament: your running match of it is resigned, no further pairings."""
+    await service.withdraw(db, tournament_id=tournament_id, user_id=user.id)
