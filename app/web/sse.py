@@ -35,7 +35,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sse_starlette import ServerSentEvent
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.db.matches import VERSION_SPAN
 from app.db.models import MatchStatus
@@ -47,7 +47,6 @@ from app.services.play import chat, pushes
 from app.services.play import loaded as kept
 from app.services.schemas import UserOut
 from app.web.deps import LoginRequired, locale_for
-from app.web.live_response import PING, LiveResponse
 from app.web.pages import live_pages
 from app.web.security import SESSION_COOKIE
 from app.web.stream_limit import Slot, StreamSlots
@@ -63,7 +62,7 @@ async def api_live(
     request: Request,
     match: MatchId,
     log_after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
-) -> LiveResponse:
+) -> EventSourceResponse:
     watcher = await Watcher.of(request)
     maker = _maker(request)
     async with maker() as db:
@@ -73,26 +72,23 @@ async def api_live(
     slot = watcher.slot()
     subscription = _broker(request).subscribe(*keys)
 
-    async def events() -> AsyncIterator[bytes]:
+    async def events() -> AsyncIterator[ServerSentEvent | bytes]:
         async with _holding(slot), subscription:
             loaded = await pushes.match_at(store, match, 0)
             shown = loaded.row.committed_version
             yield _view_event(loaded, watcher.seat_in(loaded), watcher.locale, log_after)
             async for news in _news(subscription):
-                if news is None:
-                    yield PING
-                    continue
                 if not await watcher.still_valid():
                     return
                 if news.kind == "user":
                     if news.cause != match:
-                        yield framed("me", "{}")
+                        yield ServerSentEvent("{}", event="me")
                 elif news.kind == "match" and news.version is not None and news.version > shown:
                     loaded = await pushes.match_at(store, match, news.version)
                     shown = loaded.row.committed_version
                     yield _view_event(loaded, watcher.seat_in(loaded), watcher.locale, news.after)
 
-    return LiveResponse(events(), subscription)
+    return EventSourceResponse(events(), ping=PING_SECONDS)
 
 
 @router.get("/sse/live")
@@ -100,7 +96,7 @@ async def page_live(
     request: Request,
     m: Annotated[list[int], Query(max_length=MAX_TOPICS)] = [],  # noqa: B006 - FastAPI copies it
     me: bool = False,
-) -> LiveResponse:
+) -> EventSourceResponse:
     watcher = await Watcher.of(request)
     user = watcher.user
     if me and user is None:
@@ -112,43 +108,40 @@ async def page_live(
     slot = watcher.slot()
     subscription = _broker(request).subscribe(*keys)
 
-    async def events() -> AsyncIterator[bytes]:
+    async def events() -> AsyncIterator[ServerSentEvent | bytes]:
         async with _holding(slot), subscription:
             async with maker() as db:
                 store = store_of(db)
                 versions = await live_pages.versions(db, matches, user)
-            yield framed("hello", json.dumps(versions))
+            yield ServerSentEvent(json.dumps(versions), event="hello")
             # The committed version each match's area shows (a caught-up nudge of it is dropped).
             shown = {int(i): v // VERSION_SPAN for i, v in versions.items()}
             async for news in _news(subscription):
-                if news is None:
-                    yield PING
-                    continue
                 if not await watcher.still_valid():
                     return
                 locale = watcher.locale
                 if news.kind == "user" and user is not None:
                     async with maker() as db:
                         badge = await notify.badge(db, user_id=user.id)
-                    yield framed("me", live_pages.badge_event(badge, locale))
+                    yield ServerSentEvent(live_pages.badge_event(badge, locale), event="me")
                 elif news.kind == "chat":
                     # Membership as of the message or later (the nudge names that version).
                     loaded = await pushes.match_at(store, news.id, news.version or 0)
                     if chat.may_read(loaded, watcher.user_id):
-                        yield framed("chat", json.dumps({"match": news.id}))
+                        yield ServerSentEvent(json.dumps({"match": news.id}), event="chat")
                 elif news.kind == "match" and news.version is not None:
                     loaded = await pushes.match_at(store, news.id, news.version)
                     if news.caught_up and loaded.row.committed_version <= shown.get(news.id, -1):
                         continue
                     shown[news.id] = loaded.row.committed_version
                     if loaded.row.status == MatchStatus.OPEN:
-                        yield framed("stale", json.dumps({"match": news.id}))
+                        yield ServerSentEvent(json.dumps({"match": news.id}), event="stale")
                         continue
                     async with maker() as db:
                         area = await live_pages.area_event(db, loaded, user, locale, news.after)
                     yield framed("area", area)
 
-    return LiveResponse(events(), subscription)
+    return EventSourceResponse(events(), ping=PING_SECONDS)
 
 
 def _view_event(loaded: kept.LoadedMatch, seat: int | None, locale: str, log_after: int | None) -> bytes:
@@ -167,17 +160,9 @@ def framed(event: str, data: str) -> bytes:
     return f"event: {event}\r\ndata: {data}\r\n\r\n".encode()
 
 
-async def _news(subscription: Subscription) -> AsyncIterator[Nudge | None]:
-    """The subscription's nudges, the older ones of a match dropped when newer ones wait;
-    None when nothing came for ``PING_SECONDS`` (time for a ping)."""
-    while True:
-        try:
-            first = await subscription.get(timeout=PING_SECONDS)
-        except TimeoutError:
-            yield None
-            continue
-        except StopAsyncIteration:
-            return
+async def _news(subscription: Subscription) -> AsyncIterator[Nudge]:
+    """The subscription's nudges, the older ones of a match dropped when newer ones wait."""
+    async for first in subscription:
         waiting = [first, *subscription.pending()]
         newest: dict[tuple[str, int], Nudge] = {}
         for nudge in waiting:
