@@ -155,14 +155,23 @@ HISTORY_PAGE = 50
 async def history(db: AsyncSession, *, user_id: int, game: str, page: int = 1) -> list[RatingPoint]:
     """The user's rating after each rated match of ``game``, oldest first, ``HISTORY_PAGE`` at
     a time: page 1 holds the newest points, page 2 those before them, and so on."""
+    return await rating_points(
+        db, user_id=user_id, game=game, limit=HISTORY_PAGE, offset=(max(1, page) - 1) * HISTORY_PAGE
+    )
+
+
+async def rating_points(
+    db: AsyncSession, *, user_id: int, game: str, limit: int, offset: int = 0
+) -> list[RatingPoint]:
+    """``limit`` rating points of the user in ``game`` after skipping the ``offset`` newest,
+    oldest first (the index on (user_id, game, id) reads just them)."""
     newest_first = await db.scalars(
         select(RatingChange)
         .where(RatingChange.user_id == user_id, RatingChange.game == game)
         .order_by(RatingChange.id.desc())
-        .offset((max(1, page) - 1) * HISTORY_PAGE)
-        .limit(HISTORY_PAGE)
+        .offset(offset)
+        .limit(limit)
     )
-    rows = list(newest_first)[::-1]
     return [
         RatingPoint(
             match_id=r.match_id,
@@ -173,7 +182,7 @@ async def history(db: AsyncSession, *, user_id: int, game: str, page: int = 1) -
             ordinal_after=ordinal(r.mu_after, r.sigma_after),
             created_at=r.created_at,
         )
-        for r in rows
+        for r in list(newest_first)[::-1]
     ]
 
 

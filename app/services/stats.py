@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import aliased
 
 from app.db.accounts import User
-from app.db.async_play import Rating, RatingChange
+from app.db.async_play import Rating
 from app.db.matches import Match, MatchSeat, MatchStatus
 from app.db.stats import GameTally, OpponentStats, PlayerGameStats
 from app.engine.registry import UnknownGame, get_game
@@ -25,7 +25,7 @@ from app.services._rows import game_title, load_seats, summary, user_names
 from app.services.errors import InvalidInput, NotFound
 from app.services.names import key as name_key
 from app.services.play_schemas import RatingPoint
-from app.services.ratings import ordinal
+from app.services.ratings import ordinal, rating_points
 from app.services.social_schemas import (
     DragonOut,
     GameStatsOut,
@@ -234,21 +234,4 @@ async def _favourites(db: AsyncSession, user_id: int) -> dict[str, list[Opponent
 
 
 async def _graph(db: AsyncSession, user_id: int, game: str) -> list[RatingPoint]:
-    newest = await db.scalars(
-        select(RatingChange)
-        .where(RatingChange.user_id == user_id, RatingChange.game == game)
-        .order_by(RatingChange.id.desc())
-        .limit(GRAPH_POINTS)
-    )
-    return [
-        RatingPoint(
-            match_id=r.match_id,
-            rank=r.rank,
-            mu_before=r.mu_before,
-            mu_after=r.mu_after,
-            sigma_after=r.sigma_after,
-            ordinal_after=ordinal(r.mu_after, r.sigma_after),
-            created_at=r.created_at,
-        )
-        for r in list(newest)[::-1]
-    ]
+    return await rating_points(db, user_id=user_id, game=game, limit=GRAPH_POINTS)
