@@ -21,10 +21,13 @@ RECORD = """selector => {
   // board that moves as a whole (a panel shown above it) moves no piece.
   const rec = window.__motion = {frames: [], stop: false};
   const tick = () => {
-    const at = {};
+    const at = {}, seen = {};
     document.querySelectorAll(selector).forEach(el => {
-      const key = el.getAttribute("data-piece");
-      if (key in at) return;  // a name shown twice: its first (the board's) piece
+      // A name shown twice (a dragon on the board and in a panel, two equal cards in a hand):
+      // the first keeps the name, the next ones are told apart by their order, as in animate.js.
+      const name = el.getAttribute("data-piece"), n = seen[name] || 0;
+      seen[name] = n + 1;
+      const key = n ? `${name}#${n}` : name;
       const r = (el.ownerSVGElement || el.parentElement).getBoundingClientRect();
       const b = el.getBoundingClientRect();
       at[key] = [b.left + b.width / 2 - r.left, b.top + b.height / 2 - r.top, el.getAttribute("data-space")];

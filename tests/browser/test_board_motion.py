@@ -1,7 +1,9 @@
 """Issue 21, per game: a live push (another seat decides over the API while the page is open) and
 a replay step move a Drachenland figure and a Felsental dwarf or dragon through the places
-between its old and its new one; under ``prefers-reduced-motion: reduce`` nothing animates.
-Draco's cases are in test_board_art.py; the recorder is tests/browser/motion.py."""
+between its old and its new one; on Draco, another seat's scoring turn shows its "+N" rising and
+the cards a player's confirm draws fly into the hand. Under ``prefers-reduced-motion: reduce``
+nothing animates. Draco's walking dragons are in test_board_art.py; the recorder is
+tests/browser/motion.py."""
 
 from __future__ import annotations
 
@@ -20,6 +22,8 @@ from tests.support.server import Server
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+AREA_CHANGED = "v => document.getElementById('match-area').getAttribute('data-version') !== v"
+"""True once a new board (a later version) is shown."""
 
 
 def _dl_walks(m: dict[str, Any]) -> bool:
@@ -103,7 +107,7 @@ def tables(server: Server) -> dict[str, Table]:
 def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
 
-    def open_(game: Game, path: str, viewport: dict[str, int], user: User | None, reduce: bool) -> Any:
+    def open_(board: str, path: str, viewport: dict[str, int], user: User | None, reduce: bool) -> Any:
         context = browser.new_context(
             viewport=viewport, locale="en-US", reduced_motion="reduce" if reduce else "no-preference"
         )
@@ -113,7 +117,7 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         page = context.new_page()
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(f"{server.base_url}{path}")
-        page.wait_for_selector(game.board)
+        page.wait_for_selector(board)
         page.wait_for_timeout(400)  # the live stream connects (and may refresh the area once)
         return page
 
@@ -152,7 +156,7 @@ def test_a_live_push_walks_the_piece(
     actor = table.studio.play(table.match_id, table.users, 400, policy=game.policy, until=game.walks)
     assert actor is not None, "the match ended before a walk"
     looker = next(u for u in table.users if u is not actor)
-    page = open_page(game, f"/matches/{table.match_id}", DESKTOP, looker, reduce)
+    page = open_page(game.board, f"/matches/{table.match_id}", DESKTOP, looker, reduce)
     seen = table.studio.view(table.match_id, actor)
     walk = next(m for m in seen["legal"] if m.startswith(game.prefix))
     version = page.get_attribute("#match-area", "data-version")
@@ -160,7 +164,7 @@ def test_a_live_push_walks_the_piece(
         page,
         game.pieces,
         lambda: _walk(table, actor, walk, seen["version"]),
-        "v => document.getElementById('match-area').getAttribute('data-version') !== v",
+        AREA_CHANGED,
         version,
     )
     _check(motion, reduce)
@@ -187,7 +191,7 @@ def test_a_replay_step_walks_the_piece(
     walk = next(m for m in seen["legal"] if m.startswith(game.prefix))
     _walk(table, actor, walk, seen["version"])
     step = _walking_step(actor, table.match_id, walk)
-    page = open_page(game, f"/matches/{table.match_id}/replay?step={step - 1}", PHONE, None, reduce)
+    page = open_page(game.board, f"/matches/{table.match_id}/replay?step={step - 1}", PHONE, None, reduce)
     count = page.locator("[data-replay-count]").inner_text()
     motion = watch_motion(
         page,
@@ -197,3 +201,107 @@ def test_a_replay_step_walks_the_piece(
         count,
     )
     _check(motion, reduce)
+
+
+# --- Draco: points rising, drawn cards flying into the hand ---------------------------------------
+
+POPS = """() => {
+  // Every "+N" that rose over the board while recording, by its text.
+  const rec = window.__pops = [];
+  new MutationObserver(changes => changes.forEach(c => c.addedNodes.forEach(n => {
+    if (n.classList && n.classList.contains("score-pop")) rec.push(n.textContent);
+  }))).observe(document.body, {childList: true});
+}"""
+
+DRACO_BOARD = "svg.draco-board"
+
+
+@dataclass
+class DracoTable:
+    studio: Studio
+    users: list[User]
+    match_id: int
+
+
+@pytest.fixture(scope="module")
+def draco(server: Server) -> DracoTable:
+    studio = Studio(server.base_url, seed=21)
+    users = studio.users("mda", "mdb")
+    return DracoTable(studio, users, studio.match("draco", users))
+
+
+def _score(seen: dict[str, Any], seat: int) -> int:
+    return next(p["score"] for p in seen["view"]["players"] if p["seat"] == seat)
+
+
+def _to_confirm(table: DracoTable, actor: User) -> dict[str, Any]:
+    """The seat to act plays its last card and decides the rest, up to its confirm."""
+    seen = table.studio.view(table.match_id, actor)
+    plays = [m for m in seen["legal"] if m.startswith("play:")]
+    table.studio.decide(table.match_id, actor, plays[-1], seen["version"])
+    for _ in range(6):
+        seen = table.studio.view(table.match_id, actor)
+        if seen["can_confirm"]:
+            return seen
+        table.studio.decide(table.match_id, actor, seen["legal"][0], seen["version"])
+    raise AssertionError("the turn never came to its confirm")
+
+
+@pytest.mark.parametrize("reduce", [False, True], ids=["motion", "reduced-motion"])
+def test_points_rise_when_another_seats_turn_scores(draco: DracoTable, open_page: Any, reduce: bool) -> None:
+    for _ in range(20):
+        actor = draco.studio.to_act(draco.match_id, draco.users)
+        assert actor is not None, "the match ended before a turn scored"
+        before = draco.studio.view(draco.match_id, actor)
+        seat = before["viewer_seat"]
+        seen = _to_confirm(draco, actor)
+        if _score(seen, seat) > _score(before, seat):
+            break
+        draco.studio.decide(draco.match_id, actor, "confirm", seen["version"])
+    else:
+        raise AssertionError("twenty turns scored nothing")
+    gain = _score(seen, seat) - _score(before, seat)
+    looker = next(u for u in draco.users if u is not actor)
+    page = open_page(DRACO_BOARD, f"/matches/{draco.match_id}", DESKTOP, looker, reduce)
+    version = page.get_attribute("#match-area", "data-version")
+    page.evaluate(POPS)
+    draco.studio.decide(draco.match_id, actor, "confirm", seen["version"])
+    page.wait_for_function(AREA_CHANGED, arg=version, timeout=TIMEOUT_MS)
+    page.wait_for_timeout(300)
+    assert page.get_attribute(f'[data-score="seat-{seat}"]', "data-value") == str(_score(seen, seat))
+    pops = page.evaluate("() => window.__pops")
+    assert pops == [] if reduce else (pops and set(pops) == {f"+{gain}"}), pops
+
+
+@pytest.mark.parametrize("reduce", [False, True], ids=["motion", "reduced-motion"])
+def test_drawn_cards_fly_into_the_hand(draco: DracoTable, open_page: Any, reduce: bool) -> None:
+    for _ in range(20):
+        actor = draco.studio.to_act(draco.match_id, draco.users)
+        assert actor is not None, "the match ended before a turn drew cards"
+        seen = _to_confirm(draco, actor)
+        if seen["view"]["draws"] > 0:
+            break
+        draco.studio.decide(draco.match_id, actor, "confirm", seen["version"])
+    else:
+        raise AssertionError("twenty turns drew no card")
+    page = open_page(DRACO_BOARD, f"/matches/{draco.match_id}", DESKTOP, actor, reduce)
+    version = page.get_attribute("#match-area", "data-version")
+    motion = watch_motion(
+        page,
+        "[data-hand] > [data-piece]",
+        lambda: page.locator("[data-match-action=confirm]").click(),
+        AREA_CHANGED,
+        version,
+    )
+    first, last = motion.frames[0]["at"], motion.frames[-1]["at"]
+    drawn = [k for k in last if k not in first]
+    assert drawn, (first, last)
+    for card in drawn:
+        end = last[card]
+        shown = [f["at"][card] for f in motion.frames if card in f["at"]]
+        flying = [p for p in shown if abs(p[0] - end[0]) > 2 or abs(p[1] - end[1]) > 2]
+        if reduce:
+            assert not flying, (card, shown)
+        else:
+            assert flying, (card, shown)
+    assert (motion.animations() == 0) if reduce else (motion.animations() > 0)
