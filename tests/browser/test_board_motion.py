@@ -60,6 +60,10 @@ class Game:
     policy: Callable[[dict[str, Any], random.Random], str]
     prefix: str
     """The moves that walk a piece."""
+    walker: Callable[[dict[str, Any]], str]
+    """The piece a walk moves, from the view of the seat about to walk."""
+    hidden_until_confirm: bool
+    """Others see the turn only once it is confirmed (Felsental: its actions can be undone)."""
     users: tuple[str, str]
 
 
@@ -71,6 +75,8 @@ GAMES = {
         _dl_walks,
         any_move,
         "move:",
+        lambda m: str(m["view"]["active_figure"]),
+        False,
         ("mla", "mlb"),
     ),
     "felsental": Game(
@@ -80,6 +86,10 @@ GAMES = {
         _fels_walks,
         _fels_walking,
         "to:",
+        lambda m: (
+            "dragon" if m["view"]["play"]["selected"] is None else f"dwarf-{m['view']['play']['selected']}"
+        ),
+        True,
         ("mfa", "mfb"),
     ),
 }
@@ -126,10 +136,13 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         context.close()
 
 
-def _walk(table: Table, actor: User, walk: str, version: int) -> None:
-    """Walks and ends the turn: the other seats see a turn (and a replay has its steps) once it
-    is confirmed; Felsental's dwarves may have actions left, which the confirm gives up."""
+def _walk(table: Table, actor: User, walk: str, version: int, finish: bool = True) -> None:
+    """Walks and (``finish``) ends the turn: the other seats may see a turn (and a replay has
+    its steps) only once it is confirmed; Felsental's dwarves may have actions left, which the
+    confirm gives up."""
     table.studio.decide(table.match_id, actor, walk, version)
+    if not finish:
+        return
     for _ in range(8):
         seen = table.studio.view(table.match_id, actor)
         if not seen["legal"] and not seen["can_confirm"]:
@@ -138,13 +151,12 @@ def _walk(table: Table, actor: User, walk: str, version: int) -> None:
         table.studio.decide(table.match_id, actor, move, seen["version"])
 
 
-def _check(motion: Motion, reduce: bool) -> None:
-    moved = motion.moved()
-    assert moved, "the walk moved no piece"
+def _check(motion: Motion, walker: str, reduce: bool) -> None:
+    assert walker in motion.moved(), f"the walk did not move {walker}: {motion.moved()}"
     if reduce:
         assert_jumped(motion)
     else:
-        assert_walked(motion, moved[0])
+        assert_walked(motion, walker)
 
 
 @pytest.mark.parametrize("reduce", [False, True], ids=["motion", "reduced-motion"])
@@ -163,11 +175,12 @@ def test_a_live_push_walks_the_piece(
     motion = watch_motion(
         page,
         game.pieces,
-        lambda: _walk(table, actor, walk, seen["version"]),
+        # Only the walk (and the confirm that shows it): later decisions would move more.
+        lambda: _walk(table, actor, walk, seen["version"], finish=game.hidden_until_confirm),
         AREA_CHANGED,
         version,
     )
-    _check(motion, reduce)
+    _check(motion, game.walker(seen), reduce)
 
 
 def _walking_step(actor: User, match_id: int, walk: str) -> int:
@@ -200,7 +213,7 @@ def test_a_replay_step_walks_the_piece(
         "c => document.querySelector('[data-replay-count]').innerText !== c",
         count,
     )
-    _check(motion, reduce)
+    _check(motion, game.walker(seen), reduce)
 
 
 # --- Draco: points rising, drawn cards flying into the hand ---------------------------------------
