@@ -22,6 +22,8 @@ from tests.support.server import Server
 pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
+SHOWS_FINAL = """() => window.__final !== undefined
+  && Number(document.getElementById('match-area').getAttribute('data-version')) >= window.__final"""
 AREA_CHANGED = "v => document.getElementById('match-area').getAttribute('data-version') !== v"
 """True once a new board (a later version) is shown."""
 
@@ -62,8 +64,6 @@ class Game:
     """The moves that walk a piece."""
     walker: Callable[[dict[str, Any]], str]
     """The piece a walk moves, from the view of the seat about to walk."""
-    hidden_until_confirm: bool
-    """Others see the turn only once it is confirmed (Felsental: its actions can be undone)."""
     users: tuple[str, str]
 
 
@@ -76,7 +76,6 @@ GAMES = {
         any_move,
         "move:",
         lambda m: str(m["view"]["active_figure"]),
-        False,
         ("mla", "mlb"),
     ),
     "felsental": Game(
@@ -89,7 +88,6 @@ GAMES = {
         lambda m: (
             "dragon" if m["view"]["play"]["selected"] is None else f"dwarf-{m['view']['play']['selected']}"
         ),
-        True,
         ("mfa", "mfb"),
     ),
 }
@@ -136,13 +134,10 @@ def open_page(browser: Any, server: Server) -> Iterator[Callable[..., Any]]:
         context.close()
 
 
-def _walk(table: Table, actor: User, walk: str, version: int, finish: bool = True) -> None:
-    """Walks and (``finish``) ends the turn: the other seats may see a turn (and a replay has
-    its steps) only once it is confirmed; Felsental's dwarves may have actions left, which the
-    confirm gives up."""
+def _walk(table: Table, actor: User, walk: str, version: int) -> None:
+    """Walks and ends the turn: the other seats may see a turn (and a replay has its steps) only
+    once it is confirmed; actions left (Felsental's dwarves) are given up by the confirm."""
     table.studio.decide(table.match_id, actor, walk, version)
-    if not finish:
-        return
     for _ in range(8):
         seen = table.studio.view(table.match_id, actor)
         if not seen["legal"] and not seen["can_confirm"]:
@@ -171,15 +166,14 @@ def test_a_live_push_walks_the_piece(
     page = open_page(game.board, f"/matches/{table.match_id}", DESKTOP, looker, reduce)
     seen = table.studio.view(table.match_id, actor)
     walk = next(m for m in seen["legal"] if m.startswith(game.prefix))
-    version = page.get_attribute("#match-area", "data-version")
-    motion = watch_motion(
-        page,
-        game.pieces,
-        # Only the walk (and the confirm that shows it): later decisions would move more.
-        lambda: _walk(table, actor, walk, seen["version"], finish=game.hidden_until_confirm),
-        AREA_CHANGED,
-        version,
-    )
+
+    def change() -> None:
+        _walk(table, actor, walk, seen["version"])
+        page.evaluate("v => { window.__final = v; }", table.studio.view(table.match_id, actor)["version"])
+
+    # The walk and the rest of its turn are shown once confirmed, in one push or a few: the
+    # recording runs until the page shows the turn's end.
+    motion = watch_motion(page, game.pieces, change, SHOWS_FINAL, None)
     _check(motion, game.walker(seen), reduce)
 
 
