@@ -7,8 +7,8 @@ deuteranopia and protanopia; a live push (another seat decides over the API whil
 open) and a replay step move a piece through the places between its old and its new one; under
 ``prefers-reduced-motion: reduce`` nothing animates.
 
-``watch_motion`` is game-neutral (any board whose pieces are ``data-piece`` elements): the other
-games' cases only need their match set up and the decision that moves a piece.
+The motion recorder (tests/browser/motion.py) is shared with the other games' cases
+(test_board_motion.py).
 """
 
 from __future__ import annotations
@@ -22,108 +22,15 @@ from typing import Any
 
 import pytest
 
+from tests.browser.motion import TIMEOUT_MS, Motion, assert_jumped, assert_walked, watch_motion
 from tests.browser.pages import log_in
 from tests.browser.studio import Studio, User, any_move
 from tests.support.server import ROOT, Server
 
 pytestmark = pytest.mark.browser
-TIMEOUT_MS = 10_000
 DESKTOP = {"width": 1366, "height": 768}
 PHONE = {"width": 390, "height": 844}
-SETTLE_MS = 900
-"""Longer than the longest move (400 ms) and the page's own settling after a swap."""
 ART = ROOT / "static" / "games" / "draco" / "art.svg"
-
-# --- the motion recorder (game-neutral) ---------------------------------------------------------
-
-RECORD = """selector => {
-  // Measured against what carries the piece (its drawing, or its list), as animate.js does: a
-  // board that moves as a whole (a panel shown above it) moves no piece.
-  const rec = window.__motion = {frames: [], stop: false};
-  const tick = () => {
-    const at = {};
-    document.querySelectorAll(selector).forEach(el => {
-      const key = el.getAttribute("data-piece");
-      if (key in at) return;  // a name shown twice: its first (the board's) piece
-      const r = (el.ownerSVGElement || el.parentElement).getBoundingClientRect();
-      const b = el.getBoundingClientRect();
-      at[key] = [b.left + b.width / 2 - r.left, b.top + b.height / 2 - r.top, el.getAttribute("data-space")];
-    });
-    const running = document.getAnimations().filter(a => {
-      const t = a.effect && a.effect.target;
-      return a.playState === "running" && t && t.closest && t.closest("[data-piece]");
-    }).length;
-    rec.frames.push({at, running});
-    if (!rec.stop) requestAnimationFrame(tick);
-  };
-  tick();
-}"""
-
-
-@dataclass
-class Motion:
-    """Where each piece stood in every frame from before a change until it had settled."""
-
-    frames: list[dict[str, Any]]
-
-    def moved(self) -> list[str]:
-        """The pieces that stand elsewhere at the end, the farthest moved first."""
-        first, last = self.frames[0]["at"], self.frames[-1]["at"]
-        both = [k for k in first if k in last and _dist(first[k], last[k]) > 3]
-        return sorted(both, key=lambda k: -_dist(first[k], last[k]))
-
-    def path(self, piece: str) -> list[tuple[float, float]]:
-        return [(f["at"][piece][0], f["at"][piece][1]) for f in self.frames if piece in f["at"]]
-
-    def animations(self) -> int:
-        return max(f["running"] for f in self.frames)
-
-
-def watch_motion(page: Any, selector: str, change: Callable[[], None], swapped: str, arg: Any) -> Motion:
-    """Record the pieces matching ``selector`` every frame while ``change()`` makes the board
-    change; ``swapped`` is a JS function of ``arg``, true once the new board is shown."""
-    page.evaluate(RECORD, selector)
-    page.wait_for_timeout(100)
-    change()
-    page.wait_for_function(swapped, arg=arg, timeout=TIMEOUT_MS)
-    page.wait_for_timeout(SETTLE_MS)
-    frames: list[dict[str, Any]] = page.evaluate(
-        "() => { window.__motion.stop = true; return window.__motion.frames; }"
-    )
-    return Motion(frames)
-
-
-def assert_walked(motion: Motion, piece: str, via: list[tuple[float, float]] = ()) -> None:  # type: ignore[assignment]
-    """Some frame shows ``piece`` strictly between its old and its new place: away from both,
-    inside the box they span (with the places it walks over, ``via``)."""
-    points = motion.path(piece)
-    old, new = points[0], points[-1]
-    corners = [old, new, *via]
-    left, right = min(p[0] for p in corners) - 1, max(p[0] for p in corners) + 1
-    top, bottom = min(p[1] for p in corners) - 1, max(p[1] for p in corners) + 1
-    between = [
-        p
-        for p in points
-        if _dist(p, old) > 2 and _dist(p, new) > 2 and left <= p[0] <= right and top <= p[1] <= bottom
-    ]
-    assert between, f"{piece} jumped from {old} to {new}: {points}"
-    assert motion.animations() > 0
-
-
-def assert_jumped(motion: Motion) -> None:
-    """Nothing animated: every moved piece is, in every frame, at its old or at its new place."""
-    assert motion.animations() == 0
-    moved = motion.moved()
-    assert moved, "the change moved no piece"
-    for piece in moved:
-        points = motion.path(piece)
-        old, new = points[0], points[-1]
-        assert all(_dist(p, old) <= 1 or _dist(p, new) <= 1 for p in points), (piece, points)
-
-
-def _dist(a: Any, b: Any) -> float:
-    return math.hypot(a[0] - b[0], a[1] - b[1])
-
 
 # --- Draco ---------------------------------------------------------------------------------------
 
