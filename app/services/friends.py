@@ -24,7 +24,7 @@ from app.db.social import Block, Friendship
 from app.db.types import utcnow
 from app.services import notify, throttle
 from app.services._db import use_case
-from app.services._rows import game_title
+from app.services._rows import game_title, has_control_characters
 from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from app.services.names import key as name_key
 from app.services.social_schemas import (
@@ -267,7 +267,8 @@ async def who_blocked(db: AsyncSession, blockers: Iterable[int], blocked: int) -
 
 
 async def _person(db: AsyncSession, name: str, user_id: int) -> User:
-    if not name.strip() or len(name) > 60:
+    if not name.strip() or len(name) > 60 or has_control_characters(name):
+        # No name holds control characters (and PostgreSQL refuses NUL in a query).
         raise NotFound(f"there is no player called {name.strip()[:60]!r}")
     other = await db.scalar(select(User).where(User.name_key == name_key(name)))
     if other is None:

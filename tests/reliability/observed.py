@@ -69,6 +69,8 @@ def answer_paths(facts: MatchFacts) -> list[str]:
         "slug": [facts.game],
         "step": sorted({"0", str(facts.steps)}),
         "token": [facts.invite_token],
+        "other": list(facts.names),
+        "tournament_id": ["1"],  # none exists: its 404 must not change either
     }
     out: list[str] = []
     for route in get_routes():

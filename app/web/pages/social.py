@@ -12,6 +12,7 @@ from app.services import friends, lobby, people, stats
 from app.services.errors import InvalidInput
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect
+from app.web.redirects import safe_next
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 
@@ -151,7 +152,5 @@ async def game_stats_page(
 
 
 def _back(next_url: str) -> str:
-    """Only a path of this site (never another host) to go back to."""
-    if next_url.startswith("/") and not next_url.startswith("//") and "\\" not in next_url:
-        return next_url
-    return "/friends"
+    """Back to the page the form was on (only a path of this site), else the friends list."""
+    return safe_next(next_url) if next_url else "/friends"
