@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -15,6 +15,8 @@ from app.engine.registry import UnknownGame, get_game
 from app.services._db import hold_lock
 from app.services.errors import InvalidInput, NotFound
 from app.services.schemas import MatchStatusName, MatchSummary, SeatOut
+
+_Row = TypeVar("_Row")
 
 MAX_ID = 2**31 - 1
 """Ids are 32-bit integers on PostgreSQL: a larger number names nothing."""
@@ -39,18 +41,26 @@ async def lock_match(db: AsyncSession, match_id: int) -> Match:
     """
     if not 1 <= match_id <= MAX_ID:
         raise NotFound(f"there is no match {match_id}")
-    if db.get_bind().dialect.name == "sqlite":
-        await db.execute(
-            update(Match)
-            .where(Match.id == match_id)
-            .values(version=Match.version)
-            .execution_options(synchronize_session=False)
-        )
-    match = await db.get(Match, match_id, populate_existing=True, with_for_update=True)
-    hold_lock(db)  # a refusal from here on releases it (``use_case``)
+    match = await lock_row(db, Match, match_id, Match.version)
     if match is None:
         raise NotFound(f"there is no match {match_id}")
     return match
+
+
+async def lock_row(db: AsyncSession, model: type[_Row], ident: int, column: Any) -> _Row | None:
+    """The row of ``model`` with id ``ident`` read under its write lock, held until the session
+    ends (a refusal from here on releases it: ``use_case``). SQLite has no row locks: a write of
+    ``column`` to itself takes the database's write lock at once instead."""
+    if db.get_bind().dialect.name == "sqlite":
+        await db.execute(
+            update(model)
+            .where(model.id == ident)  # type: ignore[attr-defined]
+            .values({column: column})
+            .execution_options(synchronize_session=False)
+        )
+    found = await db.get(model, ident, populate_existing=True, with_for_update=True)
+    hold_lock(db)
+    return found
 
 
 async def load_seats(db: AsyncSession, match_ids: Iterable[int]) -> dict[int, list[MatchSeat]]:

@@ -14,7 +14,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -30,7 +30,7 @@ from app.db.tournaments import (
 from app.db.types import utcnow
 from app.engine.registry import get_game
 from app.services import live, notify
-from app.services._db import hold_lock
+from app.services._rows import lock_row
 from app.services.tournaments import knockout, round_robin, standings, swiss
 
 PAIRED = "t_paired"
@@ -53,16 +53,7 @@ class PlayedTable:
 
 async def lock_tournament(db: AsyncSession, tournament_id: int) -> Tournament | None:
     """The tournament under its row's write lock (SQLite: the database's write lock)."""
-    if db.get_bind().dialect.name == "sqlite":
-        await db.execute(
-            update(Tournament)
-            .where(Tournament.id == tournament_id)
-            .values(current_round=Tournament.current_round)
-            .execution_options(synchronize_session=False)
-        )
-    found = await db.get(Tournament, tournament_id, populate_existing=True, with_for_update=True)
-    hold_lock(db)  # a refusal from here on releases it (``use_case``)
-    return found
+    return await lock_row(db, Tournament, tournament_id, Tournament.current_round)
 
 
 async def entrants(db: AsyncSession, tournament_id: int) -> list[TournamentPlayer]:
