@@ -17,7 +17,8 @@ from app.web.redirects import safe_next
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 
 NameField = Annotated[str, Form(max_length=60)]
-NextField = Annotated[str, Form(max_length=300)]
+NextField = Annotated[str, Form(alias="next", max_length=300)]
+"""Where the form was: the page to go back to (``_back``)."""
 
 
 @router.get("/friends")
@@ -56,7 +57,7 @@ async def ask_friend(
     db: SessionDep,
     user: CurrentUser,
     name: str,
-    next_url: Annotated[str, Form(alias="next", max_length=300)] = "",
+    next_url: NextField = "",
 ) -> Response:
     await friends.ask_or_accept(db, user_id=user.id, name=name)
     return redirect(_back(next_url), request)
@@ -68,7 +69,7 @@ async def remove_friend(
     db: SessionDep,
     user: CurrentUser,
     name: str,
-    next_url: Annotated[str, Form(alias="next", max_length=300)] = "",
+    next_url: NextField = "",
 ) -> Response:
     await friends.remove(db, user_id=user.id, name=name)
     return redirect(_back(next_url), request)
@@ -80,7 +81,7 @@ async def block(
     db: SessionDep,
     user: CurrentUser,
     name: str,
-    next_url: Annotated[str, Form(alias="next", max_length=300)] = "",
+    next_url: NextField = "",
 ) -> Response:
     await friends.block(db, user_id=user.id, name=name)
     return redirect(_back(next_url), request)
@@ -92,7 +93,7 @@ async def unblock(
     db: SessionDep,
     user: CurrentUser,
     name: str,
-    next_url: Annotated[str, Form(alias="next", max_length=300)] = "",
+    next_url: NextField = "",
 ) -> Response:
     await friends.unblock(db, user_id=user.id, name=name)
     return redirect(_back(next_url), request)
