@@ -19,6 +19,7 @@
   var steps = parseInt(slider.max, 10);
   var wanted = null;
   var loading = false;
+  var fetching = 0;
   var timer = null;
 
   function href(step) {
@@ -49,6 +50,12 @@
     window.history.replaceState(null, "", href(shown));
   }
 
+  // The step the page is heading to: a key pressed again before the frame arrives counts
+  // from there (six quick presses of the right arrow go six steps, not one).
+  function heading() {
+    return wanted !== null ? wanted : loading ? fetching : shown;
+  }
+
   // One request at a time; while one runs, only the newest wish waits (a dragged slider).
   function show(step) {
     wanted = Math.max(0, Math.min(step, steps));
@@ -58,6 +65,7 @@
     var step_ = wanted;
     wanted = null;
     loading = true;
+    fetching = step_;
     fetch("/matches/" + match + "/replay/frame?step=" + step_, { credentials: "same-origin" })
       .then(function (response) {
         if (!response.ok) {
@@ -98,7 +106,7 @@
       return;
     }
     stop();
-    var target = { first: 0, prev: shown - 1, next: shown + 1, last: steps }[link.getAttribute("data-replay")];
+    var target = { first: 0, prev: heading() - 1, next: heading() + 1, last: steps }[link.getAttribute("data-replay")];
     show(target);
   });
 
@@ -214,7 +222,7 @@
     if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
       return;
     }
-    var keys = { ArrowLeft: shown - 1, ArrowRight: shown + 1, Home: 0, End: steps };
+    var keys = { ArrowLeft: heading() - 1, ArrowRight: heading() + 1, Home: 0, End: steps };
     if (!(event.key in keys)) {
       return;
     }

@@ -67,6 +67,24 @@ class MatchPlayer:
         )
 
 
+def settled_box(page: Any, target: Any) -> dict[str, float] | None:
+    """The target's box once the page has stopped moving, as a person aims: a live push may
+    still swap the area (same version, a line more or less above the target) and a move
+    animates for up to 400 ms. A control covered for good stays covered here."""
+    box = target.bounding_box()
+    for _ in range(20):
+        page.wait_for_timeout(100)
+        moving = page.evaluate(
+            "() => document.getAnimations().some(a => a.playState === 'running'"
+            " && a.effect?.getComputedTiming().iterations !== Infinity)"
+        )
+        again = target.bounding_box()
+        if again == box and not moving:
+            break
+        box = again
+    return box
+
+
 def log_in(context: Any, base_url: str, name: str, locale: str = "en") -> None:
     """Log a browser context in over the JSON API (its cookies), in the given page language."""
     request = context.request

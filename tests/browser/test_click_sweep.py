@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.pages import log_in
+from tests.browser.pages import log_in, settled_box
 from tests.browser.studio import Studio, User
 from tests.support.server import Server
 
@@ -152,23 +152,6 @@ class Seat:
             self.page.goto(self.url)
         assert area.get_attribute("data-version") == str(version)
 
-    def settled_box(self, target: Any) -> dict[str, float] | None:
-        """The target's box once the page has stopped moving, as a person aims: a live push may
-        still swap the area (same version, a line more or less above the target) and a move
-        animates for up to 400 ms."""
-        box = target.bounding_box()
-        for _ in range(20):
-            self.page.wait_for_timeout(100)
-            moving = self.page.evaluate(
-                "() => document.getAnimations().some(a => a.playState === 'running'"
-                " && a.effect?.getComputedTiming().iterations !== Infinity)"
-            )
-            again = target.bounding_box()
-            if again == box and not moving:
-                break
-            box = again
-        return box
-
     def take(self, offer: dict[str, Any], mode: Mode) -> None:
         """Click or tap the offered element where a person would, after checking what is there."""
         page = self.page
@@ -179,7 +162,7 @@ class Seat:
             selector, index = "#match-area [data-move]", offer["index"]
             target = page.locator(selector).nth(index)
         target.scroll_into_view_if_needed()
-        box = self.settled_box(target)
+        box = settled_box(page, target)
         assert box is not None, offer
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         covered = page.evaluate(UNDER_POINT, [x, y, selector, index])

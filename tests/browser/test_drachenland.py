@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.games.drachenland.places import from_to, place, title
-from tests.browser.pages import MatchPlayer, register
+from tests.browser.pages import MatchPlayer, register, settled_box
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -68,15 +68,27 @@ class Player(MatchPlayer):
         return state
 
     def covered(self, target: Any) -> str | None:
-        """What a click at the element's middle lands on when that is not the element itself."""
+        """What a click at the element's middle lands on when that is not the element itself.
+
+        Looked at again once the page has stopped moving when the first look finds something
+        else there (a live push or a move's animation may still be under way): a person aims
+        at a still page, and a control covered for good stays covered."""
         target.scroll_into_view_if_needed()
-        covered: str | None = target.evaluate(
-            """el => { const r = el.getBoundingClientRect();
-                       const at = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-                       if (at !== null && el.contains(at)) return null;
-                       return at === null ? 'nothing' : at.outerHTML.slice(0, 120); }"""
-        )
+        covered = self.under_middle(target, target.bounding_box())
+        if covered is not None:
+            covered = self.under_middle(target, settled_box(self.page, target))
         return covered
+
+    @staticmethod
+    def under_middle(target: Any, box: dict[str, float] | None) -> str | None:
+        assert box is not None, "the control is not on the page"
+        at: str | None = target.evaluate(
+            """(el, [x, y]) => { const at = document.elementFromPoint(x, y);
+                       if (at !== null && el.contains(at)) return null;
+                       return at === null ? 'nothing' : at.outerHTML.slice(0, 120); }""",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        return at
 
     def move(self, move: str, keyboard: bool = False) -> dict[str, Any]:
         return self.activate(f"#match-area [data-move='{move}']", keyboard)

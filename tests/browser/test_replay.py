@@ -110,6 +110,15 @@ def test_the_replay_steps_without_page_loads(server: Server, browser: Any, viewp
         expect(slider).to_have_value("4")
         expect(page).to_have_url(re.compile(r"\?step=4$"))
 
+        # Keys pressed faster than the frames arrive each count: Home and three quick presses
+        # of the right arrow show step 3, not step 1.
+        page.evaluate("document.activeElement.blur()")
+        page.keyboard.press("Home")
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        expect(count).to_have_text(f"Step 3 of {steps}")
+        expect(page).to_have_url(re.compile(r"\?step=3$"))
+
         # Autoplay at the fastest speed runs on to the end by itself.
         page.locator("[data-replay-speed]").select_option("0.5")
         page.locator("[data-replay-play]").click()
