@@ -42,7 +42,7 @@ from app.services.limits import (
 from app.services.schemas import GameOut, MatchSummary, OptionOut
 
 MatchOrder = Literal["oldest", "recent"]
-FINISHED_LIMIT = 50
+FINISHED_PAGE = 50
 OPEN_PAGE = 20
 """Open tables per lobby page (newest first; further pages on request)."""
 MAX_PAGE = 10_000
@@ -420,36 +420,46 @@ async def open_matches(db: AsyncSession, *, viewer_id: int | None, page: int = 1
     return OpenTables([summary(m, seats[m.id], names, viewer_id) for m in matches], page, more)
 
 
-@use_case
-async def my_matches(
-    db: AsyncSession, *, user_id: int, order: MatchOrder = "oldest"
-) -> dict[str, list[MatchSummary]]:
-    """The user's matches: ``your_turn`` (by waiting time, ``order``), ``waiting``, ``finished``.
+@dataclass(frozen=True, slots=True)
+class RunningMatches:
+    """The user's unfinished matches: ``your_turn`` (by waiting time), ``waiting`` (running
+    matches where others are to act, open tables the user sits at, invitations)."""
 
-    ``waiting`` holds running matches where others are to act, open tables the user sits
-    at and invitations (a seat reserved for the user).
-    """
-    if order not in ("oldest", "recent"):
-        raise InvalidInput("order is 'oldest' or 'recent'")
-    member = select(MatchSeat.match_id).where(
+    your_turn: list[MatchSummary]
+    waiting: list[MatchSummary]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedMatches:
+    """One page of the user's ended matches (newest first): ``page`` counts from 1; ``more``:
+    a next page has older ones."""
+
+    matches: list[MatchSummary]
+    page: int
+    more: bool
+
+
+def _member(user_id: int) -> Select[tuple[int]]:
+    return select(MatchSeat.match_id).where(
         or_(MatchSeat.user_id == user_id, MatchSeat.reserved_for == user_id)
     )
+
+
+@use_case
+async def running_matches(db: AsyncSession, *, user_id: int, order: MatchOrder = "oldest") -> RunningMatches:
+    """The user's open and running matches; ``your_turn`` oldest waiting first, or most recent
+    first with ``order="recent"``. Not paged: the limits on open tables and bot matches and
+    the time a running match takes keep it short."""
+    if order not in ("oldest", "recent"):
+        raise InvalidInput("order is 'oldest' or 'recent'")
     running = list(
         await db.scalars(
             select(Match).where(
-                Match.id.in_(member), Match.status.in_([MatchStatus.OPEN, MatchStatus.ACTIVE])
+                Match.id.in_(_member(user_id)), Match.status.in_([MatchStatus.OPEN, MatchStatus.ACTIVE])
             )
         )
     )
-    finished = list(
-        await db.scalars(
-            select(Match)
-            .where(Match.id.in_(member), Match.status.in_([MatchStatus.FINISHED, MatchStatus.ABORTED]))
-            .order_by(Match.finished_at.desc(), Match.id.desc())
-            .limit(FINISHED_LIMIT)
-        )
-    )
-    seats = await load_seats(db, [m.id for m in running + finished])
+    seats = await load_seats(db, [m.id for m in running])
     names = await user_names(db, [s for rows in seats.values() for s in rows])
     summaries = [summary(m, seats[m.id], names, user_id) for m in running]
     your_turn = sorted(
@@ -458,11 +468,30 @@ async def my_matches(
         reverse=order == "recent",
     )
     waiting = sorted((s for s in summaries if not s.your_turn), key=lambda s: s.updated_at, reverse=True)
-    return {
-        "your_turn": your_turn,
-        "waiting": waiting,
-        "finished": [summary(m, seats[m.id], names, user_id) for m in finished],
-    }
+    return RunningMatches(your_turn, waiting)
+
+
+@use_case
+async def finished_matches(db: AsyncSession, *, user_id: int, page: int = 1) -> FinishedMatches:
+    """The user's finished and aborted matches, newest first, ``FINISHED_PAGE`` a page."""
+    if not 1 <= page <= MAX_PAGE:
+        raise InvalidInput(f"a page is a number from 1 to {MAX_PAGE}")
+    finished = list(
+        await db.scalars(
+            select(Match)
+            .where(
+                Match.id.in_(_member(user_id)),
+                Match.status.in_([MatchStatus.FINISHED, MatchStatus.ABORTED]),
+            )
+            .order_by(Match.finished_at.desc(), Match.id.desc())
+            .offset((page - 1) * FINISHED_PAGE)
+            .limit(FINISHED_PAGE + 1)
+        )
+    )
+    more, finished = len(finished) > FINISHED_PAGE, finished[:FINISHED_PAGE]
+    seats = await load_seats(db, [m.id for m in finished])
+    names = await user_names(db, [s for rows in seats.values() for s in rows])
+    return FinishedMatches([summary(m, seats[m.id], names, user_id) for m in finished], page, more)
 
 
 async def _leavable(db: AsyncSession, match_id: int, user_id: int) -> tuple[Match, list[MatchSeat]]:

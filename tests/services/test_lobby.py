@@ -10,9 +10,10 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.models import Match
 from app.engine.registry import get_game
-from app.services import lobby
+from app.services import admin, lobby
 from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound
 from tests.conftest import MakeUser
+from tests.support.db import start_toy_match
 
 
 async def test_list_games_offers_the_toy_game() -> None:
@@ -171,14 +172,37 @@ async def test_open_and_my_matches(db: AsyncSession, make_user: MakeUser) -> Non
 
     running = await lobby.join_match(db, match_id=private.id, user_id=bob.id, invite_token=None)
     assert running.status == "active"
-    mine = await lobby.my_matches(db, user_id=alice.id, order="oldest")
-    assert [m.id for m in mine["your_turn"]] == [private.id]  # seat 0 starts
-    assert mine["your_turn"][0].your_turn and mine["your_turn"][0].waiting_since is not None
-    assert table.id in [m.id for m in mine["waiting"]]
-    theirs = await lobby.my_matches(db, user_id=bob.id, order="recent")
-    assert theirs["your_turn"] == [] and [m.id for m in theirs["waiting"]] == [private.id]
+    mine = await lobby.running_matches(db, user_id=alice.id, order="oldest")
+    assert [m.id for m in mine.your_turn] == [private.id]  # seat 0 starts
+    assert mine.your_turn[0].your_turn and mine.your_turn[0].waiting_since is not None
+    assert table.id in [m.id for m in mine.waiting]
+    theirs = await lobby.running_matches(db, user_id=bob.id, order="recent")
+    assert theirs.your_turn == [] and [m.id for m in theirs.waiting] == [private.id]
     with pytest.raises(InvalidInput):
-        await lobby.my_matches(db, user_id=bob.id, order="sideways")  # type: ignore[arg-type]
+        await lobby.running_matches(db, user_id=bob.id, order="sideways")  # type: ignore[arg-type]
+
+
+async def test_finished_matches_come_a_page_at_a_time(
+    db: AsyncSession, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every ended match can be reached: the newest first, then older pages (a page of two
+    here instead of fifty, so that three matches make two pages)."""
+    monkeypatch.setattr(lobby, "FINISHED_PAGE", 2)
+    boss, alice, bob = await make_user(), await make_user(), await make_user()
+    await admin.create_admin(db, name=boss.name, password="x")
+    ended = []
+    for _ in range(3):
+        match_id = await start_toy_match(db, [alice, bob])
+        await admin.abort_match(db, admin_id=boss.id, match_id=match_id)
+        ended.append(match_id)
+    first = await lobby.finished_matches(db, user_id=bob.id)
+    second = await lobby.finished_matches(db, user_id=bob.id, page=2)
+    assert [m.id for m in first.matches] == ended[:0:-1] and first.more and first.page == 1
+    assert [m.id for m in second.matches] == ended[:1] and not second.more
+    assert (await lobby.running_matches(db, user_id=bob.id)).waiting == []
+    for wrong in (0, lobby.MAX_PAGE + 1):
+        with pytest.raises(InvalidInput):
+            await lobby.finished_matches(db, user_id=bob.id, page=wrong)
 
 
 async def test_invite_link_finds_the_match(db: AsyncSession, make_user: MakeUser) -> None:

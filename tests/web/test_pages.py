@@ -185,6 +185,13 @@ async def test_my_matches_page_and_order_switch(toy_match: ToyMatch) -> None:
     assert "Your turn:" in badge.text
     nxt = await m.mover.get("/matches/next")
     assert nxt.status_code == 303 and nxt.headers["location"].startswith("/matches/")
+    # The finished list is paged; a page number out of range is a clear 422 (page and API).
+    assert 'id="finished"' in (await m.mover.get("/matches?page=2")).text
+    for wrong in ("0", "x", "10001"):
+        assert (await m.mover.get(f"/matches?page={wrong}")).status_code == 422
+        assert (await m.mover.get(f"/api/me/matches?finished_page={wrong}")).status_code == 422
+    mine = (await m.mover.get("/api/me/matches?finished_page=2")).json()
+    assert mine["finished"] == [] and mine["finished_page"] == 2 and mine["finished_more"] is False
 
 
 async def test_replay_page_steps(toy_match: ToyMatch) -> None:

@@ -45,6 +45,9 @@ class MyMatchesOut(BaseModel):
     your_turn: list[MatchSummary]
     waiting: list[MatchSummary]
     finished: list[MatchSummary]
+    """One page of the finished matches (``finished_page``, newest first)."""
+    finished_page: int
+    finished_more: bool
 
 
 @router.post("/matches", status_code=201, responses=errors(401, 403, 429))
@@ -122,7 +125,17 @@ async def replay(
 
 @router.get("/me/matches", responses=errors(401))
 async def my_matches(
-    db: SessionDep, user: CurrentUser, order: Literal["oldest", "recent"] = "oldest"
+    db: SessionDep,
+    user: CurrentUser,
+    order: Literal["oldest", "recent"] = "oldest",
+    finished_page: Annotated[int, Query(ge=1, le=lobby.MAX_PAGE)] = 1,
 ) -> MyMatchesOut:
-    groups = await lobby.my_matches(db, user_id=user.id, order=order)
-    return MyMatchesOut(your_turn=groups["your_turn"], waiting=groups["waiting"], finished=groups["finished"])
+    running = await lobby.running_matches(db, user_id=user.id, order=order)
+    finished = await lobby.finished_matches(db, user_id=user.id, page=finished_page)
+    return MyMatchesOut(
+        your_turn=running.your_turn,
+        waiting=running.waiting,
+        finished=finished.matches,
+        finished_page=finished.page,
+        finished_more=finished.more,
+    )

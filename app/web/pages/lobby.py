@@ -39,7 +39,7 @@ async def lobby_page(
     tables = await lobby.open_matches(db, viewer_id=user.id if user else None, page=page_number)
     suggestions = await lobby.invite_suggestions(db, user_id=user.id, limit=20) if user else []
     friends_to_invite = await friends.friend_names(db, user_id=user.id) if user else []
-    mine = await lobby.my_matches(db, user_id=user.id, order="oldest") if user else None
+    mine = await lobby.running_matches(db, user_id=user.id) if user else None
     return page(
         request,
         "lobby/index.html",
@@ -50,8 +50,8 @@ async def lobby_page(
         tables=tables,
         suggestions=suggestions,
         friends_to_invite=friends_to_invite,
-        running=(mine["your_turn"] + mine["waiting"])[:HOME_MATCHES] if mine else [],
-        running_more=len(mine["your_turn"]) + len(mine["waiting"]) > HOME_MATCHES if mine else False,
+        running=(mine.your_turn + mine.waiting)[:HOME_MATCHES] if mine else [],
+        running_more=len(mine.your_turn) + len(mine.waiting) > HOME_MATCHES if mine else False,
     )
 
 
@@ -243,18 +243,32 @@ async def invite_suggestions(
 
 @router.get("/matches")
 async def my_matches(
-    request: Request, db: SessionDep, user: CurrentUser, locale: Locale, order: str = "oldest"
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    order: str = "oldest",
+    page_number: Annotated[int, Query(alias="page", ge=1, le=lobby.MAX_PAGE)] = 1,
 ) -> Response:
+    """Running matches, then one page of the finished ones (``page``, newest first)."""
     chosen: Literal["oldest", "recent"] = "recent" if order == "recent" else "oldest"
-    groups = await lobby.my_matches(db, user_id=user.id, order=chosen)
-    return page(request, "lobby/my_matches.html", locale=locale, user=user, groups=groups, order=chosen)
+    running = await lobby.running_matches(db, user_id=user.id, order=chosen)
+    finished = await lobby.finished_matches(db, user_id=user.id, page=page_number)
+    return page(
+        request,
+        "lobby/my_matches.html",
+        locale=locale,
+        user=user,
+        running=running,
+        finished=finished,
+        order=chosen,
+    )
 
 
 @router.get("/matches/next")
 async def next_match(request: Request, db: SessionDep, user: CurrentUser) -> Response:
     """The user's next your-turn match (oldest waiting first), else "my matches"."""
-    groups = await lobby.my_matches(db, user_id=user.id, order="oldest")
-    queue = groups["your_turn"]
+    queue = (await lobby.running_matches(db, user_id=user.id)).your_turn
     after = request.query_params.get("after")
     chosen = next((m for m in queue if str(m.id) != after), None)
     return redirect(f"/matches/{chosen.id}" if chosen else "/matches", request)
@@ -262,8 +276,8 @@ async def next_match(request: Request, db: SessionDep, user: CurrentUser) -> Res
 
 @router.get("/me/badge")
 async def turn_badge(request: Request, db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
-    groups = await lobby.my_matches(db, user_id=user.id, order="oldest")
-    return render(locale, "lobby/_badge.html", {"count": len(groups["your_turn"])})
+    running = await lobby.running_matches(db, user_id=user.id)
+    return render(locale, "lobby/_badge.html", {"count": len(running.your_turn)})
 
 
 @router.get("/invite/{token}")
