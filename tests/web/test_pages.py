@@ -78,6 +78,9 @@ async def test_create_match_with_the_form(api_user: MakeApiUser) -> None:
     assert summary["options"] == {"short": True}
     page = await alice.get(f"/matches/{match_id}")
     assert "/invite/" in page.text
+    # On the start page the table that has not started waits for players, not for nobody.
+    row = (await alice.get("/")).text.split(f'data-match="{match_id}"')[1].split("</li>")[0]
+    assert "Waiting for players" in row and "waiting for <" not in row and "waiting for  " not in row
 
 
 async def test_the_create_form_sets_the_time_control_and_refuses_a_bad_one(api_user: MakeApiUser) -> None:
