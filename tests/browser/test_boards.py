@@ -100,6 +100,16 @@ def test_the_board_fits_a_phone_and_confirm_stays_in_view(tables: Tables, open_p
     )
     assert boxes == [], f"side-scrolling boxes in the board: {boxes}"
     assert page.evaluate("() => document.getElementById('board').getBoundingClientRect().right") <= width
+    # Nothing sticks out of the board's box either, cut off where a person cannot scroll to it
+    # (Felsental's score table did, in its second leg).
+    sticking_out = page.evaluate(
+        """() => { const edge = document.getElementById('board').getBoundingClientRect().right + 1;
+             return [...document.querySelectorAll("#board *")]
+               .filter(el => !el.closest("[data-zoom]") && el.getClientRects().length
+                             && el.getBoundingClientRect().right > edge)
+               .map(el => el.tagName.toLowerCase() + "." + (el.className.baseVal ?? el.className)); }"""
+    )
+    assert sticking_out == [], f"cut off at the board's right edge: {sticking_out[:5]}"
     meta = str(page.locator("meta[name=viewport]").get_attribute("content"))
     assert "user-scalable=no" not in meta and "maximum-scale" not in meta, "pinch zoom must work"
 

@@ -138,18 +138,31 @@ def test_felsental_counts_the_wounds_the_tableaus_show(
         on_dwarves = page.locator(".fels-dwarf-tableau .field.wounded").count()
         on_dragon = page.locator(".fels-dragon-tableau .field.wounded").count()
         assert on_dwarves >= 1 and on_dragon >= 1
-        headers = page.locator(".fels-match thead th").all_inner_texts()
-        this_leg = next(
-            (i for i, h in enumerate(headers) if re.search(rf"(leg|Etappe) {leg}\b", h, re.IGNORECASE)), None
-        )
-        assert this_leg is not None, f"no counter says which leg it counts: {headers}"
+        # The column a person reads: the cell below the heading that names this leg.
+        # The wounds' heading names the leg and has a column for each leg below it.
+        group = page.locator(".fels-match thead th[scope=colgroup]")
+        assert re.search(r"(leg|Etappe)$", group.inner_text().strip(), re.IGNORECASE), group.inner_text()
+        heading = page.locator(".fels-match thead th[scope=col]").filter(has_text=re.compile(rf"^{leg}$"))
+        assert heading.count() == 1, page.locator(".fels-match thead").inner_text()
+        column = heading.bounding_box()
         for row in page.locator(".fels-match tbody tr").all():
-            cells = [c.inner_text() for c in row.locator("th, td").all()]
-            dragon_row = cells[1] in ("Dragon", "Drache")
+            cells = row.locator("th, td").all()
+            dragon_row = cells[1].inner_text() in ("Dragon", "Drache")
             expected = on_dwarves if dragon_row else on_dragon
-            assert cells[this_leg] == str(expected), (headers, cells, on_dwarves, on_dragon)
+            below = [c for c in cells if _same_column(c.bounding_box(), column)]
+            assert [c.inner_text() for c in below] == [str(expected)], (
+                [c.inner_text() for c in cells],
+                on_dwarves,
+                on_dragon,
+            )
     finally:
         context.close()
+
+
+def _same_column(cell: dict[str, float] | None, heading: dict[str, float] | None) -> bool:
+    assert cell is not None and heading is not None
+    middle = cell["x"] + cell["width"] / 2
+    return heading["x"] <= middle <= heading["x"] + heading["width"]
 
 
 def _attack_pending(seat: int, view: View) -> bool:
