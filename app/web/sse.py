@@ -36,7 +36,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sse_starlette import ServerSentEvent
 
 from app.db.matches import VERSION_SPAN
 from app.db.models import MatchStatus
@@ -48,7 +47,7 @@ from app.services.play import chat, pushes
 from app.services.play import loaded as kept
 from app.services.schemas import UserOut
 from app.web.deps import LoginRequired, locale_for
-from app.web.live_response import PING, LiveResponse
+from app.web.live_response import PING, LiveResponse, framed
 from app.web.pages import live_pages
 from app.web.security import SESSION_COOKIE
 from app.web.stream_limit import Slot, StreamSlots
@@ -145,9 +144,7 @@ async def page_live(
                     if loaded.row.status == MatchStatus.OPEN:
                         yield framed("stale", json.dumps({"match": news.id}))
                         continue
-                    async with maker() as db:
-                        area = await live_pages.area_event(db, loaded, user, locale, news.after)
-                    yield framed("area", area)
+                    yield await live_pages.area_event(maker, loaded, user, locale, news.after)
 
     return LiveResponse(events(), subscription)
 
@@ -158,14 +155,6 @@ def _view_event(loaded: kept.LoadedMatch, seat: int | None, locale: str, log_aft
         ("view event", seat, locale, log_after),
         lambda: framed("view", pushes.json_view(loaded, seat, locale, log_after)),
     )
-
-
-def framed(event: str, data: str) -> bytes:
-    """One server-sent event as it goes out. JSON has no line breaks, so the data is one line;
-    framing it here once spares every stream sse-starlette's line splitting of a large view."""
-    if "\n" in data or "\r" in data:
-        return ServerSentEvent(data, event=event).encode()
-    return f"event: {event}\r\ndata: {data}\r\n\r\n".encode()
 
 
 async def _news(subscription: Subscription) -> AsyncIterator[Nudge | None]:
@@ -256,12 +245,7 @@ class Watcher:
         without a session has nothing to lose."""
         if self.user is None or self._token is None:
             return True
-        # The kept answer while fresh (no database session: ~1 us); else one query, whose
-        # answer is kept for the process's other streams of this session.
-        now = sessions.kept_in(self._store, self._token)
-        if now is None:
-            async with _maker(self._request)() as db:
-                now = await accounts.user_for_token(db, token=self._token)
+        now = await _user_now(_maker(self._request), self._store, self._token)
         if now is None or now.id != self.user.id:
             return False
         if now is not self.user:
@@ -277,6 +261,32 @@ class Watcher:
     def seat_in(self, loaded: kept.LoadedMatch) -> int | None:
         """The viewer's seat in this version (None: a spectator's view)."""
         return loaded.seat_of(self.user_id)
+
+
+async def _user_now(maker: async_sessionmaker[AsyncSession], store: Store, token: str) -> UserOut | None:
+    """The user of the session ``token`` now: the kept answer while fresh (no database
+    session: ~1 us), else one read shared by every stream of this session that asks meanwhile
+    (its answer is then kept for the others). A commit wakes all the streams of a match at
+    once, and a session's streams outlive its kept answer: a read each queued a thousand
+    spectators' reads on the pool (``bench/streams.py``)."""
+    now = sessions.kept_in(store, token)
+    if now is not None:
+        return now
+    key = (id(store), token)
+    asking = _asking.get(key)
+    if asking is None:
+        asking = _asking[key] = asyncio.ensure_future(_ask(maker, token))
+        asking.add_done_callback(lambda _: _asking.pop(key, None))
+    # Shielded: a stream that goes away while waiting must not cancel the others' read.
+    return await asyncio.shield(asking)
+
+
+async def _ask(maker: async_sessionmaker[AsyncSession], token: str) -> UserOut | None:
+    async with maker() as db:
+        return await accounts.user_for_token(db, token=token)
+
+
+_asking: dict[tuple[int, str], asyncio.Future[UserOut | None]] = {}
 
 
 def _maker(request: Request) -> async_sessionmaker[AsyncSession]:
