@@ -12,7 +12,9 @@
   area yourself: an open table changed).
 
 A stream holds no database connection: a push is built from the process's kept match
-(``app.services.play.pushes``) and shared by every stream of the same viewer. Who the viewer
+(``app.services.play.pushes``), framed once and shared by every stream of the same viewer, and
+what a commit's streams must read (the version's clock, a session whose kept answer grew old)
+is read once for all the streams waiting for it. Who the viewer
 is *now* decides every event: before each one the stream asks again whether its session
 still holds (``Watcher``: the process's kept answer, so no query while it is fresh) and which
 seat, if any, the viewer has in that version (a seat changes hands on leave, join, the
