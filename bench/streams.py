@@ -9,7 +9,8 @@ match commits ``--commits`` turns through the API, a few seconds apart, and ever
 arrival of each new version is timed (CLOCK_MONOTONIC is shared by the processes). Printed:
 the worker's memory before and with the streams (per stream), the database connections of
 the run's database while the streams are open and idle, and after they closed, the open and
-close times, and the fan-out p50/p99/max of the commits to the hot streams.
+close times, the fan-out p50/p99/max of the commits to the hot streams, and the worker's CPU
+per commit with its pushes (the latencies wait for a CPU on a shared machine; this does not).
 
     .venv/bin/python -m bench.streams [--streams 10000] [--hot 1000] [--clients 4]
 """
@@ -258,11 +259,15 @@ async def main(streams: int, hot: int, clients: int, commits: int) -> None:
         print(f"worker CPU while {held} streams idle: {100 * idle_cpu:.1f} %")
         # The fan-out: commits in the hot match, a few seconds apart.
         sent: list[float] = []
+        cpu_0, fanning = worker.cpu_times(), time.monotonic()
         async with httpx.AsyncClient(timeout=30) as player:
             for _ in range(commits):
                 sent.append(time.monotonic())
                 await _commit(player, base, hot_match, {u: t for u, t in accounts if u in hot_players})
                 await asyncio.sleep(3)
+        cpu_1, fanned = worker.cpu_times(), time.monotonic()
+        # The worker's CPU for the commits and their pushes, beyond what the idle streams cost.
+        busy = cpu_1.user + cpu_1.system - cpu_0.user - cpu_0.system - idle_cpu * (fanned - fanning)
         for p in procs:
             assert p.stdin is not None
             p.stdin.write(b"close\n")
@@ -291,6 +296,8 @@ async def main(streams: int, hot: int, clients: int, commits: int) -> None:
               f"{missing} not arrived")  # fmt: skip
         if latencies:
             print(f"  mean {statistics.mean(ms):.0f} ms over {len(ms)} deliveries")
+        print(f"worker CPU per commit (its requests and its pushes to {len(hot_streams)} streams, "
+              f"the idle streams' share taken off): {1000 * busy / max(commits, 1):.0f} ms")  # fmt: skip
         await asyncio.sleep(3)
         rss_after = worker.memory_info().rss
         connections_after = await _db_connections(database)

@@ -33,6 +33,7 @@ import contextlib
 import logging
 import secrets
 import weakref
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -102,16 +103,23 @@ class Nudge:
 
 class Subscription:
     """An async iterator of the nudges for some matches and users, in the order they came;
-    registered as soon as it is made.
+    registered as soon as it is made. It stops once ``end`` was called (its stream's client
+    went away) and what had arrived was taken.
 
     Close it (``aclose`` or ``async with``) when done; a forgotten one is dropped when it
-    is garbage-collected.
+    is garbage-collected. Small on purpose (a worker holds thousands): a bounded deque and
+    a future only while someone waits, no ``asyncio.Queue``.
     """
+
+    __slots__ = ("__weakref__", "_broker", "_ended", "_items", "_keys", "_waiter")
 
     def __init__(self, broker: Broker, *keys: tuple[str, int]) -> None:
         self._broker = broker
         self._keys = keys
-        self._queue: asyncio.Queue[Nudge] = asyncio.Queue(QUEUE_SIZE)
+        # A slow reader only needs the newest news: the oldest nudge drops out when full.
+        self._items: deque[Nudge] = deque(maxlen=QUEUE_SIZE)
+        self._waiter: asyncio.Future[None] | None = None
+        self._ended = False
         for key in keys:
             broker._subscribers.setdefault(key, weakref.WeakSet()).add(self)
 
@@ -119,24 +127,39 @@ class Subscription:
         return self
 
     async def __anext__(self) -> Nudge:
-        return await self._queue.get()
+        return await self.get()
 
     async def get(self, timeout: float | None = None) -> Nudge:
-        """The next nudge; ``TimeoutError`` after ``timeout`` seconds."""
-        return await asyncio.wait_for(self._queue.get(), timeout)
+        """The next nudge; ``TimeoutError`` after ``timeout`` seconds, ``StopAsyncIteration``
+        once ended."""
+        while not self._items:
+            if self._ended:
+                raise StopAsyncIteration
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await asyncio.wait_for(waiter, timeout)
+            finally:
+                self._waiter = None
+        return self._items.popleft()
 
     def pending(self) -> list[Nudge]:
         """The nudges that have arrived and not been taken yet (taking them)."""
-        taken = []
-        while not self._queue.empty():
-            taken.append(self._queue.get_nowait())
+        taken = list(self._items)
+        self._items.clear()
         return taken
 
+    def end(self) -> None:
+        """No more nudges are wanted: a waiting ``get`` stops."""
+        self._ended = True
+        self._wake()
+
     def _put(self, nudge: Nudge) -> None:
-        if self._queue.full():
-            # A slow reader only needs the newest news: drop the oldest nudge.
-            self._queue.get_nowait()
-        self._queue.put_nowait(nudge)
+        self._items.append(nudge)
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
 
     async def aclose(self) -> None:
         for key in self._keys:

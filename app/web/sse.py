@@ -12,7 +12,9 @@
   area yourself: an open table changed).
 
 A stream holds no database connection: a push is built from the process's kept match
-(``app.services.play.pushes``) and shared by every stream of the same viewer. Who the viewer
+(``app.services.play.pushes``), framed once and shared by every stream of the same viewer, and
+what a commit's streams must read (the version's clock, a session whose kept answer grew old)
+is read once for all the streams waiting for it. Who the viewer
 is *now* decides every event: before each one the stream asks again whether its session
 still holds (``Watcher``: the process's kept answer, so no query while it is fresh) and which
 seat, if any, the viewer has in that version (a seat changes hands on leave, join, the
@@ -28,6 +30,7 @@ per worker (``app.web.stream_limit``): the next one is refused with 429.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -35,7 +38,6 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.db.matches import VERSION_SPAN
 from app.db.models import MatchStatus
@@ -47,6 +49,7 @@ from app.services.play import chat, pushes
 from app.services.play import loaded as kept
 from app.services.schemas import UserOut
 from app.web.deps import LoginRequired, locale_for
+from app.web.live_response import PING, LiveResponse, framed
 from app.web.pages import live_pages
 from app.web.security import SESSION_COOKIE
 from app.web.stream_limit import Slot, StreamSlots
@@ -62,7 +65,7 @@ async def api_live(
     request: Request,
     match: MatchId,
     log_after: Annotated[int | None, Query(ge=0, le=MAX_ID)] = None,
-) -> EventSourceResponse:
+) -> LiveResponse:
     watcher = await Watcher.of(request)
     maker = _maker(request)
     async with maker() as db:
@@ -72,23 +75,26 @@ async def api_live(
     slot = watcher.slot()
     subscription = _broker(request).subscribe(*keys)
 
-    async def events() -> AsyncIterator[ServerSentEvent | bytes]:
+    async def events() -> AsyncIterator[bytes]:
         async with _holding(slot), subscription:
             loaded = await pushes.match_at(store, match, 0)
             shown = loaded.row.committed_version
             yield _view_event(loaded, watcher.seat_in(loaded), watcher.locale, log_after)
             async for news in _news(subscription):
+                if news is None:
+                    yield PING
+                    continue
                 if not await watcher.still_valid():
                     return
                 if news.kind == "user":
                     if news.cause != match:
-                        yield ServerSentEvent("{}", event="me")
+                        yield framed("me", "{}")
                 elif news.kind == "match" and news.version is not None and news.version > shown:
                     loaded = await pushes.match_at(store, match, news.version)
                     shown = loaded.row.committed_version
                     yield _view_event(loaded, watcher.seat_in(loaded), watcher.locale, news.after)
 
-    return EventSourceResponse(events(), ping=PING_SECONDS)
+    return LiveResponse(events(), subscription)
 
 
 @router.get("/sse/live")
@@ -96,7 +102,7 @@ async def page_live(
     request: Request,
     m: Annotated[list[int], Query(max_length=MAX_TOPICS)] = [],  # noqa: B006 - FastAPI copies it
     me: bool = False,
-) -> EventSourceResponse:
+) -> LiveResponse:
     watcher = await Watcher.of(request)
     user = watcher.user
     if me and user is None:
@@ -108,40 +114,41 @@ async def page_live(
     slot = watcher.slot()
     subscription = _broker(request).subscribe(*keys)
 
-    async def events() -> AsyncIterator[ServerSentEvent | bytes]:
+    async def events() -> AsyncIterator[bytes]:
         async with _holding(slot), subscription:
             async with maker() as db:
                 store = store_of(db)
                 versions = await live_pages.versions(db, matches, user)
-            yield ServerSentEvent(json.dumps(versions), event="hello")
+            yield framed("hello", json.dumps(versions))
             # The committed version each match's area shows (a caught-up nudge of it is dropped).
             shown = {int(i): v // VERSION_SPAN for i, v in versions.items()}
             async for news in _news(subscription):
+                if news is None:
+                    yield PING
+                    continue
                 if not await watcher.still_valid():
                     return
                 locale = watcher.locale
                 if news.kind == "user" and user is not None:
                     async with maker() as db:
                         badge = await notify.badge(db, user_id=user.id)
-                    yield ServerSentEvent(live_pages.badge_event(badge, locale), event="me")
+                    yield framed("me", live_pages.badge_event(badge, locale))
                 elif news.kind == "chat":
                     # Membership as of the message or later (the nudge names that version).
                     loaded = await pushes.match_at(store, news.id, news.version or 0)
                     if chat.may_read(loaded, watcher.user_id):
-                        yield ServerSentEvent(json.dumps({"match": news.id}), event="chat")
+                        yield framed("chat", json.dumps({"match": news.id}))
                 elif news.kind == "match" and news.version is not None:
                     loaded = await pushes.match_at(store, news.id, news.version)
                     if news.caught_up and loaded.row.committed_version <= shown.get(news.id, -1):
                         continue
                     shown[news.id] = loaded.row.committed_version
                     if loaded.row.status == MatchStatus.OPEN:
-                        yield ServerSentEvent(json.dumps({"match": news.id}), event="stale")
+                        yield framed("stale", json.dumps({"match": news.id}))
                         continue
-                    async with maker() as db:
-                        area = await live_pages.area_event(db, loaded, user, locale, news.after)
-                    yield framed("area", area)
+                    yield await live_pages.area_event(maker, loaded, user, locale, news.after)
 
-    return EventSourceResponse(events(), ping=PING_SECONDS)
+    return LiveResponse(events(), subscription)
 
 
 def _view_event(loaded: kept.LoadedMatch, seat: int | None, locale: str, log_after: int | None) -> bytes:
@@ -152,17 +159,27 @@ def _view_event(loaded: kept.LoadedMatch, seat: int | None, locale: str, log_aft
     )
 
 
-def framed(event: str, data: str) -> bytes:
-    """One server-sent event as it goes out. JSON has no line breaks, so the data is one line;
-    framing it here once spares every stream sse-starlette's line splitting of a large view."""
-    if "\n" in data or "\r" in data:
-        return ServerSentEvent(data, event=event).encode()
-    return f"event: {event}\r\ndata: {data}\r\n\r\n".encode()
+async def _news(subscription: Subscription) -> AsyncIterator[Nudge | None]:
+    """The subscription's nudges, the older ones of a match dropped when newer ones wait;
+    None every ``PING_SECONDS`` since the stream opened (time for a ping).
 
-
-async def _news(subscription: Subscription) -> AsyncIterator[Nudge]:
-    """The subscription's nudges, the older ones of a match dropped when newer ones wait."""
-    async for first in subscription:
+    The pings keep a fixed beat whatever news came: news that sends nothing (a caught-up
+    nudge of the version shown, a chat this viewer may not read) must not put the next ping
+    off, or a client or proxy that drops a stream silent for ``PING_SECONDS`` drops it (the
+    streams of a hidden-information test did, its clients' read timeout being 15 s)."""
+    clock = asyncio.get_running_loop()
+    ping_at = clock.time() + PING_SECONDS
+    while True:
+        try:
+            first = await subscription.get(timeout=max(ping_at - clock.time(), 0))
+        except TimeoutError:
+            ping_at += PING_SECONDS
+            if ping_at <= clock.time():  # the loop was held up past a whole beat
+                ping_at = clock.time() + PING_SECONDS
+            yield None
+            continue
+        except StopAsyncIteration:
+            return
         waiting = [first, *subscription.pending()]
         newest: dict[tuple[str, int], Nudge] = {}
         for nudge in waiting:
@@ -230,12 +247,7 @@ class Watcher:
         without a session has nothing to lose."""
         if self.user is None or self._token is None:
             return True
-        # The kept answer while fresh (no database session: ~1 us); else one query, whose
-        # answer is kept for the process's other streams of this session.
-        now = sessions.kept_in(self._store, self._token)
-        if now is None:
-            async with _maker(self._request)() as db:
-                now = await accounts.user_for_token(db, token=self._token)
+        now = await _user_now(_maker(self._request), self._store, self._token)
         if now is None or now.id != self.user.id:
             return False
         if now is not self.user:
@@ -251,6 +263,32 @@ class Watcher:
     def seat_in(self, loaded: kept.LoadedMatch) -> int | None:
         """The viewer's seat in this version (None: a spectator's view)."""
         return loaded.seat_of(self.user_id)
+
+
+async def _user_now(maker: async_sessionmaker[AsyncSession], store: Store, token: str) -> UserOut | None:
+    """The user of the session ``token`` now: the kept answer while fresh (no database
+    session: ~1 us), else one read shared by every stream of this session that asks meanwhile
+    (its answer is then kept for the others). A commit wakes all the streams of a match at
+    once, and a session's streams outlive its kept answer: a read each queued a thousand
+    spectators' reads on the pool (``bench/streams.py``)."""
+    now = sessions.kept_in(store, token)
+    if now is not None:
+        return now
+    key = (id(store), token)
+    asking = _asking.get(key)
+    if asking is None:
+        asking = _asking[key] = asyncio.ensure_future(_ask(maker, token))
+        asking.add_done_callback(lambda _: _asking.pop(key, None))
+    # Shielded: a stream that goes away while waiting must not cancel the others' read.
+    return await asyncio.shield(asking)
+
+
+async def _ask(maker: async_sessionmaker[AsyncSession], token: str) -> UserOut | None:
+    async with maker() as db:
+        return await accounts.user_for_token(db, token=token)
+
+
+_asking: dict[tuple[int, str], asyncio.Future[UserOut | None]] = {}
 
 
 def _maker(request: Request) -> async_sessionmaker[AsyncSession]:

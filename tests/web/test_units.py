@@ -7,11 +7,11 @@ from sse_starlette import ServerSentEvent
 from starlette.datastructures import FormData
 
 from app.services.schemas import GameOut, LogEntry, OptionOut
+from app.web.live_response import framed
 from app.web.pages.lobby import parse_names, parse_options
 from app.web.pages.matches import log_items, with_names
 from app.web.redirects import safe_next
 from app.web.security import csrf_matches, csrf_token
-from app.web.sse import framed
 
 
 @pytest.mark.parametrize(

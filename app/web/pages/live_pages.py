@@ -2,18 +2,20 @@
 
 An ``area`` event is exactly what the page would get by fetching ``/matches/{id}/area`` with
 the log seq it has: the board area for the viewer's seat (its log list holding only the lines
-after that seq) and the clock panel under it. Fragments are built once per version, seat,
-locale and log seq and shared by every stream of that viewer, so they carry no session: the
-forms in them get their CSRF token from the page (static/js/live.js), and nothing in the
-area or clock templates may depend on who is watching beyond the seat.
+after that seq) and the clock panel under it. Events are built and framed once per version,
+seat, locale and log seq and shared by every stream of that viewer (the version's clock is read
+once for all of them), so they carry no session: the forms in them get their CSRF token from
+the page (static/js/live.js), and nothing in the area or clock templates may depend on who is
+watching beyond the seat.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.matches import public_version
 from app.services import conclusions
@@ -23,6 +25,7 @@ from app.services.play.loaded import LoadedMatch
 from app.services.play.views import match_view
 from app.services.play_schemas import BadgeOut, ClockOut
 from app.services.schemas import UserOut
+from app.web.live_response import framed
 from app.web.pages.matches import area_context
 from app.web.templating import render_string
 
@@ -42,16 +45,43 @@ async def versions(db: AsyncSession, match_ids: Sequence[int], user: UserOut | N
 
 
 async def area_event(
-    db: AsyncSession, loaded: LoadedMatch, user: UserOut | None, locale: str, log_after: int | None
-) -> str:
-    """The ``area`` event of one version for this viewer: ``{"match", "version", "html"}``."""
+    maker: async_sessionmaker[AsyncSession],
+    loaded: LoadedMatch,
+    user: UserOut | None,
+    locale: str,
+    log_after: int | None,
+) -> bytes:
+    """The ``area`` event of one version for this viewer (``{"match", "version", "area",
+    "clock"}``), framed: built once for all the streams of that viewer."""
     seat = loaded.seat_of(user.id if user else None)
-    clock = loaded.rendered.get("clock")
-    if clock is None:
-        clock = loaded.rendered["clock"] = await conclusions.get_clock(db, match_id=loaded.id)
+    clock = await _clock(maker, loaded)
     return loaded.built(
-        ("area", seat, locale, log_after), lambda: _area(loaded, seat, locale, log_after, clock)
+        ("area", seat, locale, log_after),
+        lambda: framed("area", _area(loaded, seat, locale, log_after, clock)),
     )
+
+
+async def _clock(maker: async_sessionmaker[AsyncSession], loaded: LoadedMatch) -> ClockOut:
+    """The clock of this version, read once for all its streams. A commit wakes every stream
+    of the match at once: each reading it (two statements) queued a thousand spectators'
+    reads on the pool, which took seconds (``bench/streams.py``). A failed read is forgotten,
+    so the next stream tries again."""
+    reading: asyncio.Future[ClockOut] | None = loaded.rendered.get("clock")
+    if reading is None:
+        reading = loaded.rendered["clock"] = asyncio.ensure_future(_read_clock(maker, loaded.id))
+
+        def forget_failure(done: asyncio.Future[ClockOut]) -> None:
+            if done.cancelled() or done.exception() is not None:
+                loaded.rendered.pop("clock", None)
+
+        reading.add_done_callback(forget_failure)
+    # Shielded: a stream that goes away while waiting must not cancel the others' read.
+    return await asyncio.shield(reading)
+
+
+async def _read_clock(maker: async_sessionmaker[AsyncSession], match_id: int) -> ClockOut:
+    async with maker() as db:
+        return await conclusions.get_clock(db, match_id=match_id)
 
 
 def badge_event(badge: BadgeOut, locale: str) -> str:
