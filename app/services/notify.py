@@ -82,6 +82,30 @@ async def record(
     return set(new)
 
 
+async def record_new(db: AsyncSession, notices: Iterable[tuple[int, int, str, datetime]]) -> set[int]:
+    """Notifications ``(user, match, kind, period)`` for matches made in this transaction (none
+    to deduplicate against): one lookup of who gets mail, one batched insert. The users."""
+    rows = list(notices)
+    if not rows:
+        return set()
+    users = {u for u, _, _, _ in rows}
+    mailable = await _mailable(db, users)
+    now = utcnow()
+    db.add_all(
+        Notification(
+            user_id=u,
+            match_id=match_id,
+            kind=kind,
+            period=period,
+            created_at=now,
+            mail_state="pending" if u in mailable and kind in MAILED_KINDS else "none",
+        )
+        for u, match_id, kind, period in rows
+    )
+    await db.flush()
+    return users
+
+
 async def clear_turn(db: AsyncSession, user_id: int, match_id: int) -> None:
     """The user has played in the match: its unread your-turn notifications are read (one UPDATE).
 

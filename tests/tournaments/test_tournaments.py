@@ -20,7 +20,7 @@ from app.services import clocks, conclusions
 from app.services._rows import load_seats, lock_match
 from app.services.errors import Conflict, Forbidden, InvalidInput, RateLimited
 from app.services.schemas import UserOut
-from app.services.tournaments import runner, service
+from app.services.tournaments import jobs, runner, service
 from tests.conftest import MakeUser
 from tests.tournaments.support import play_all, play_round, play_to_the_end, round_matches, seated
 
@@ -210,8 +210,39 @@ async def test_two_last_matches_ending_at_once_through_the_move_path(
             await play_to_the_end(own, match_id, await seated(own, match_id, users), seed)
 
     await asyncio.gather(*(play(m, i) for i, m in enumerate(await round_matches(db, tournament_id, 1))))
+    await jobs.settle()
     rounds = await db.scalar(select(func.count()).where(TournamentRound.tournament_id == tournament_id))
     assert rounds == 2 and len(await round_matches(db, tournament_id, 2)) == 2
+
+
+async def test_the_move_that_ends_a_round_is_answered_before_the_next_round_is_paired(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    tournament_id, users = await _tournament(db, make_user, 4, format="swiss", rounds=2)
+    for i, match_id in enumerate(await round_matches(db, tournament_id, 1)):
+        await play_to_the_end(db, match_id, await seated(db, match_id, users), 20 + i)
+    # The last move has been answered; its pairing is still to come (in the background).
+    rounds = await db.scalar(select(func.count()).where(TournamentRound.tournament_id == tournament_id))
+    assert rounds == 1
+    await jobs.settle()
+    rounds = await db.scalar(select(func.count()).where(TournamentRound.tournament_id == tournament_id))
+    assert rounds == 2 and len(await round_matches(db, tournament_id, 2)) == 2
+
+
+async def test_a_pairing_lost_with_a_restart_is_made_by_the_clock_round(
+    db: AsyncSession, make_user: MakeUser, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    tournament_id, users = await _tournament(db, make_user, 4, format="swiss", rounds=2)
+    for i, match_id in enumerate(await round_matches(db, tournament_id, 1)):
+        await play_to_the_end(db, match_id, await seated(db, match_id, users), 30 + i)
+    await jobs.abandon()  # the worker stops before its pairing task ran
+    db.expire_all()
+    t = await service.get_tournament(db, tournament_id=tournament_id, viewer_id=None)
+    assert t.current_round == 1 and all(table.status == "finished" for table in t.rounds[0].tables)
+    report = await clocks.tick(sessionmaker)  # what a worker runs when it starts, and every 30 s
+    assert tournament_id in report.tournaments
+    t = await service.get_tournament(db, tournament_id=tournament_id, viewer_id=None)
+    assert t.current_round == 2 and len(t.rounds[1].tables) == 2
 
 
 async def test_bad_input_and_limits(db: AsyncSession, make_user: MakeUser) -> None:

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+from typing import Any
 
 import httpx
 
@@ -27,6 +29,17 @@ async def _play_out(match_id: int, players: dict[str, ApiUser], rng: random.Rand
         response = await mover.post(f"/api/matches/{match_id}/moves", body)
         assert response.status_code == 200, response.text
     raise AssertionError("the match did not end")
+
+
+async def _paired_after(user: ApiUser, tid: int, rounds: int) -> dict[str, Any]:
+    """The tournament once the round after ``rounds`` is paired or it has finished: the server
+    pairs in the background after the move that ended the round has been answered."""
+    for _ in range(300):
+        t: dict[str, Any] = (await user.get(f"/api/tournaments/{tid}")).json()
+        if len(t["rounds"]) > rounds or t["status"] != "running":
+            return t
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"tournament {tid}: round {rounds + 1} was not paired")
 
 
 async def test_a_knockout_with_a_bye_from_sign_up_to_podium_over_http(
@@ -70,6 +83,7 @@ async def test_a_knockout_with_a_bye_from_sign_up_to_podium_over_http(
         for table in t["rounds"][-1]["tables"]:
             if table["match_id"] is not None and table["status"] == "active":
                 await _play_out(table["match_id"], by_name, rng)
+        t = await _paired_after(creator, tid, len(t["rounds"]))
     assert t["status"] == "finished", t
     assert len(t["rounds"]) == 2 and len(t["podium"]) == 3
     assert t["standings"][0]["name"] == t["podium"][0]

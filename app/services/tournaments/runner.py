@@ -13,12 +13,14 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import MatchControl, Rating, TimeoutPolicy
+from app.db.matches import public_version
 from app.db.models import Match, MatchSeat, MatchStatus
 from app.db.tournaments import (
     Tournament,
@@ -29,6 +31,7 @@ from app.db.tournaments import (
 )
 from app.db.types import utcnow
 from app.engine.registry import get_game
+from app.engine.rng import Rng, new_seed
 from app.services import live, notify
 from app.services._rows import lock_row
 from app.services.tournaments import knockout, round_robin, standings, swiss
@@ -80,19 +83,22 @@ async def played_tables(db: AsyncSession, t: Tournament) -> list[PlayedTable]:
         (tm.round, tm.table_no): tm.match_id
         for tm in await db.scalars(select(TournamentMatch).where(TournamentMatch.tournament_id == t.id))
     }
-    ids = list(links.values())
+    # Only the columns a table needs (a match's state text is large and never read here).
+    mine = TournamentMatch.tournament_id == t.id
     matches = {
-        m.id: m
-        for m in await db.scalars(
-            select(Match).where(Match.id.in_(ids)).execution_options(populate_existing=True)
+        row.id: row
+        for row in await db.execute(
+            select(Match.id, Match.status, Match.result)
+            .join(TournamentMatch, TournamentMatch.match_id == Match.id)
+            .where(mine)
         )
     }
     controls = {
-        c.match_id: c
-        for c in await db.scalars(
-            select(MatchControl)
-            .where(MatchControl.match_id.in_(ids))
-            .execution_options(populate_existing=True)
+        row.match_id: row
+        for row in await db.execute(
+            select(MatchControl.match_id, MatchControl.conclusion, MatchControl.timed_out)
+            .join(TournamentMatch, TournamentMatch.match_id == MatchControl.match_id)
+            .where(mine)
         )
     }
     out = []
@@ -206,15 +212,9 @@ async def _pair(
     db.add(TournamentRound(tournament_id=t.id, number=number, tables=new_tables, created_at=utcnow()))
     await db.flush()  # the unique (tournament, number): a second pairing of this round stops here
     t.current_round = number
-    users: list[int] = []
-    for no, table in enumerate(new_tables):
-        if len(table) < 2:
-            continue
-        match = await _create_match(db, t, table)
-        db.add(TournamentMatch(match_id=match.id, tournament_id=t.id, round=number, table_no=no))
-        await notify.record(db, table, match.id, PAIRED, utcnow())
-        users += table
-    await db.flush()
+    users = await _create_matches(
+        db, t, number, [(no, table) for no, table in enumerate(new_tables) if len(table) >= 2]
+    )
     if not users:
         # Only byes (everybody else withdrew): the round is over at once.
         return users + await _pair(
@@ -359,39 +359,69 @@ async def _finish(
     return users
 
 
-async def _create_match(db: AsyncSession, t: Tournament, table: list[int]) -> Match:
-    """An ordinary match for the table, seats in table order, started at once, on the
-    tournament's clock (a late seat forfeits the match)."""
-    from app.services import conclusions, lobby  # both build on much; imported when pairing
-
-    info = get_game(t.game).info
+async def _create_matches(
+    db: AsyncSession, t: Tournament, number: int, seated: list[tuple[int, list[int]]]
+) -> list[int]:
+    """The round's matches in a few batched statements (not a dozen round trips per match):
+    ordinary matches, started at once with their seats in table order, on the tournament's
+    clock (a late seat forfeits the match), tagged with the round. The seats to act get their
+    your-turn notification, every player a paired one. Returns the players."""
+    if not seated:
+        return []
+    game = get_game(t.game)
     now = utcnow()
-    match = Match(
-        game=t.game,
-        ruleset=info.ruleset,
-        options=dict(t.options),
-        players=len(table),
-        status=MatchStatus.OPEN,
-        version=0,
-        committed_version=0,
-        rng_counter=0,
-        pending=[],
-        to_act=[],
-        created_by=t.created_by,
-        invite_token=secrets.token_urlsafe(16),
-        fixed_order=True,
-        created_at=now,
-        updated_at=now,
-    )
-    db.add(match)
+    matches = []
+    for _, table in seated:
+        seed = new_seed()
+        rng = Rng(seed)
+        state = game.setup(len(table), t.options, rng)
+        matches.append(
+            Match(
+                game=t.game,
+                ruleset=game.info.ruleset,
+                options=dict(t.options),
+                players=len(table),
+                status=MatchStatus.ACTIVE,
+                seed=seed,
+                # As if opened, then started: the start is the first committed change.
+                version=public_version(1),
+                committed_version=1,
+                state=game.format_position(state),
+                rng_counter=rng.counter,
+                pending=[],
+                to_act=sorted(game.to_act(state)),
+                created_by=t.created_by,
+                invite_token=secrets.token_urlsafe(16),
+                fixed_order=True,
+                created_at=now,
+                updated_at=now,
+                started_at=now,
+                turn_started_at=now,
+            )
+        )
+    db.add_all(matches)
+    await db.flush()  # one INSERT ... RETURNING for the round's matches
+    notices: list[tuple[int, int, str, datetime]] = []
+    for (no, table), match in zip(seated, matches, strict=True):
+        db.add(
+            MatchControl(
+                match_id=match.id,
+                days_per_move=t.days_per_move,
+                policy=TimeoutPolicy.FORFEIT,
+                extension_days=0,
+                timed_out=[],
+                late=[],
+                votes=[],
+                resigned=[],
+            )
+        )
+        db.add_all(MatchSeat(match_id=match.id, seat=i, user_id=u) for i, u in enumerate(table))
+        db.add(TournamentMatch(match_id=match.id, tournament_id=t.id, round=number, table_no=no))
+        notices += [(table[s], match.id, notify.YOUR_TURN, now) for s in match.to_act]
+        notices += [(u, match.id, PAIRED, now) for u in table]
     await db.flush()
-    control = await conclusions.control_of(db, match.id)
-    control.days_per_move, control.policy = t.days_per_move, TimeoutPolicy.FORFEIT
-    rows = [MatchSeat(match_id=match.id, seat=i, user_id=u) for i, u in enumerate(table)]
-    db.add_all(rows)
-    await db.flush()
-    await lobby.start_full_table(db, match, rows)
-    return match
+    await notify.record_new(db, notices)
+    return [u for _, table in seated for u in table]
 
 
 async def nudge(users: Sequence[int]) -> None:

@@ -19,7 +19,7 @@ from app.services import conclusions
 from app.services._db import use_case
 from app.services._rows import game_title, has_control_characters
 from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
-from app.services.tournaments import runner
+from app.services.tournaments import jobs, runner
 from app.services.tournaments.schemas import (
     RoundOut,
     StandingOut,
@@ -263,7 +263,7 @@ async def withdraw(db: AsyncSession, *, tournament_id: int, user_id: int) -> Non
     await db.commit()
     for match_id in running:
         await conclusions.resign(db, match_id=match_id, user_id=user_id)
-    await runner.advance(db, tournament_id)  # a round whose last match that was goes on
+    jobs.pair_next_round(db, tournament_id)  # a round whose last match that was goes on
 
 
 def _seat_match_ids(user_id: int) -> Any:
