@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
@@ -37,6 +37,9 @@ class Tournament(Base):
     group_size: Mapped[int | None] = mapped_column(Integer, nullable=True)
     advance: Mapped[int] = mapped_column(Integer, default=1)
     """Multi-player knockout: the best this many of each table go on."""
+    final_per_group: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Round robin: the best this many of each group go on to a knockout final stage (None:
+    the groups decide)."""
     signup_until: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     start_when_full: Mapped[bool] = mapped_column(Boolean, default=True)
     days_per_move: Mapped[int] = mapped_column(Integer)
@@ -92,3 +95,12 @@ class TournamentMatch(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
     round: Mapped[int] = mapped_column(Integer)
     table_no: Mapped[int] = mapped_column(Integer)
+
+
+class TournamentPolicy(Base):
+    """The administrator's setting (one row, id 1; none: anyone may create tournaments)."""
+
+    __tablename__ = "tournament_policy"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    admins_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -8,7 +8,10 @@ import random
 from typing import Any
 
 import httpx
+from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.models import User
 from tests.support.client import ApiUser, request_id
 from tests.support.server import Server
 from tests.web.conftest import MakeApiUser
@@ -141,3 +144,41 @@ async def test_pages_in_both_languages(api_user: MakeApiUser, server: Server) ->
             assert one.status_code == 200 and 'id="bracket"' in one.text and bob.name in one.text
             assert word in listing.text
     assert (await alice.get("/tournaments/new")).status_code == 200
+
+
+async def _put_policy(user: ApiUser, admins_only: bool) -> httpx.Response:
+    return await user.client.put(
+        "/api/tournaments/policy", json={"admins_only": admins_only}, headers={"X-CSRF-Token": user.csrf}
+    )
+
+
+async def test_the_administrator_may_restrict_creation_to_administrators(
+    api_user: MakeApiUser, server: Server, db: AsyncSession
+) -> None:
+    admin, alice = await api_user(fresh=True), await api_user()
+    await db.execute(update(User).where(User.id == admin.id).values(is_admin=True))
+    await db.commit()
+    good = {"name": "Cup", "game": "toy", "table_size": 2, "format": "knockout", "places": 4}
+    assert (await _put_policy(alice, True)).status_code == 403
+    try:
+        assert (await _put_policy(admin, True)).json() == {
+            "admins_only": True,
+            "may_create": True,
+        }
+        refused = await alice.post("/api/tournaments", good)
+        assert refused.status_code == 403
+        assert refused.json()["detail"] == "on this server only administrators create tournaments"
+        assert (await alice.get("/api/tournaments/policy")).json()["may_create"] is False
+        assert (await alice.get("/tournaments/new")).status_code == 403
+        listing = await alice.get("/tournaments")
+        assert 'href="/tournaments/new"' not in listing.text and "/tournaments/policy" not in listing.text
+        assert (await admin.post("/api/tournaments", good)).status_code == 201
+        # The setting from the list page: the administrator sees the form and sets it back.
+        assert 'action="/tournaments/policy"' in (await admin.get("/tournaments")).text
+        response = await admin.client.post(
+            "/tournaments/policy", data={"creators": "anyone", "csrf_token": admin.csrf}
+        )
+        assert response.status_code == 303
+        assert (await alice.post("/api/tournaments", good)).status_code == 201
+    finally:
+        await _put_policy(admin, False)

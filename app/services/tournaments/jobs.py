@@ -36,7 +36,10 @@ def pair_next_round(db: AsyncSession, tournament_id: int) -> None:
         _again.add(key)
         return
     sessions = async_sessionmaker(engine, expire_on_commit=False)
-    _tasks[key] = asyncio.create_task(_run(sessions, key), name=f"tournament-round-{tournament_id}")
+    task = asyncio.create_task(_run(sessions, key), name=f"tournament-round-{tournament_id}")
+    _tasks[key] = task
+    # Forgotten when done, also when cancelled before it ran (its ``finally`` never does).
+    task.add_done_callback(lambda done: _tasks.pop(key) if _tasks.get(key) is done else None)
 
 
 async def _run(sessions: async_sessionmaker[AsyncSession], key: tuple[int, int]) -> None:
@@ -49,19 +52,26 @@ async def _run(sessions: async_sessionmaker[AsyncSession], key: tuple[int, int])
                 return
     except Exception:  # a background task must not die silently; the clock's sweep retries
         log.exception("pairing the next round of tournament %s failed", key[1])
-    finally:
-        _tasks.pop(key, None)
+
+
+def _here() -> list[asyncio.Task[None]]:
+    """The pairings under way on this event loop (a finished test's loop leaves none behind)."""
+    loop = asyncio.get_running_loop()
+    for key, task in list(_tasks.items()):
+        if task.get_loop() is not loop and (task.done() or task.get_loop().is_closed()):
+            _tasks.pop(key, None)
+    return [task for task in _tasks.values() if task.get_loop() is loop]
 
 
 async def settle() -> None:
     """Wait for every pairing under way in this process (tests; a worker that shuts down)."""
-    while _tasks:
-        await asyncio.gather(*list(_tasks.values()), return_exceptions=True)
+    while tasks := _here():
+        await asyncio.gather(*tasks, return_exceptions=True)
 
 
 async def abandon() -> None:
     """Cancel every pairing under way, as a crash would (their transactions roll back)."""
-    tasks = list(_tasks.values())
+    tasks = _here()
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

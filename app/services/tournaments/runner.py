@@ -124,11 +124,18 @@ async def played_tables(db: AsyncSession, t: Tournament) -> list[PlayedTable]:
 
 
 def total_rounds(t: Tournament) -> int | None:
+    if t.format == "round_robin" and t.final_per_group:
+        return None  # the final stage is a knockout: until one is left
     if t.format == "swiss" or (t.format == "round_robin" and t.table_size > 2):
         return t.rounds
     if t.format == "round_robin":
         return len(t.plan)
     return None  # knockout: until one is left
+
+
+def group_rounds(t: Tournament) -> int:
+    """How many rounds the groups play (a round robin; 0 for the other formats)."""
+    return len(t.plan) if t.format == "round_robin" else 0
 
 
 async def start(db: AsyncSession, t: Tournament) -> list[int]:
@@ -259,19 +266,59 @@ def _next_tables(
                 bonus[p.players[0]] = bonus.get(p.players[0], 0.0) + 1.0
         paired = swiss.pair_round(swiss.players_from_history(seeds, games, byes, bonus))
         return [list(pair) for pair in paired.pairs] + ([[paired.bye]] if paired.bye is not None else [])
-    if t.format == "round_robin":
+    if t.format == "round_robin" and number <= len(t.plan):
         out = []
         for table in t.plan[number - 1]:
             left = [u for u in table if u in active]
             if left:
                 out.append(left)
         return out
-    # knockout
+    if t.format == "round_robin":
+        if not t.final_per_group:
+            return None
+        if number == len(t.plan) + 1:
+            return _knockout_start(t, number, _group_qualifiers(t, tables, players, active))
+        return _knockout_next(t, number, active, tables, players)
     if number == 1:
-        seeded = sorted(active, key=lambda u: _seed(players, u))
-        if t.table_size == 2:
-            return [[a] if b is None else [a, b] for a, b in knockout.first_round(seeded)]
-        return _shuffled_seats(t, number, knockout.tables(seeded, t.table_size))
+        return _knockout_start(t, number, sorted(active, key=lambda u: _seed(players, u)))
+    return _knockout_next(t, number, active, tables, players)
+
+
+def _knockout_start(t: Tournament, number: int, seeded: list[int]) -> list[list[int]] | None:
+    """A bracket's first round for ``seeded`` (strongest first)."""
+    if len(seeded) < 2:
+        return None
+    if t.table_size == 2:
+        return [[a] if b is None else [a, b] for a, b in knockout.first_round(seeded)]
+    return _shuffled_seats(t, number, knockout.tables(seeded, t.table_size))
+
+
+def _group_qualifiers(
+    t: Tournament, tables: list[PlayedTable], players: Sequence[TournamentPlayer], active: list[int]
+) -> list[int]:
+    """The best ``final_per_group`` of each group (by the group's standings, withdrawn players
+    passed over), seeded for the final stage: every group's winner, then every runner-up, ..."""
+    assert t.final_per_group
+    by_seed = sorted((p.user_id for p in players if p.seed is not None), key=lambda u: _seed(players, u))
+    groups = round_robin.groups(by_seed, t.group_size or len(by_seed))
+    ranked_groups = []
+    for members in groups:
+        inside = set(members)
+        own = [p for p in tables if set(p.players) <= inside]
+        rows = compute_standings(t, own, [p for p in players if p.user_id in inside], final=False)
+        ranked_groups.append([r.player for r in rows if r.player in active][: t.final_per_group])
+    return knockout.advancing(ranked_groups, t.final_per_group)
+
+
+def _knockout_next(
+    t: Tournament,
+    number: int,
+    active: list[int],
+    tables: list[PlayedTable],
+    players: Sequence[TournamentPlayer],
+) -> list[list[int]] | None:
+    """The next round of a bracket: the winners (two-player) or the best ``advance`` of each
+    table go on; None after the final."""
     last = [p for p in tables if p.round == number - 1]
     if len(last) == 1:
         return None  # that was the final
@@ -312,8 +359,10 @@ def _ranked(p: PlayedTable, players: Sequence[TournamentPlayer]) -> list[int]:
 
 
 def compute_standings(
-    t: Tournament, tables: list[PlayedTable], players: Sequence[TournamentPlayer]
+    t: Tournament, tables: list[PlayedTable], players: Sequence[TournamentPlayer], *, final: bool = True
 ) -> list[standings.Standing]:
+    """Everybody's standing, best first. A knockout (and a round robin's final stage, unless
+    ``final`` is False) ranks by the round reached, then the place in it, then as before."""
     done = [
         standings.Table(tuple(p.players), tuple(p.ranks), tuple(p.scores or ()))
         for p in tables
@@ -322,26 +371,25 @@ def compute_standings(
     byes: dict[int, int] = {}
     if t.format != "knockout":
         for p in tables:
-            if len(p.players) == 1:
+            if len(p.players) == 1 and p.round <= (group_rounds(t) or p.round):
                 byes[p.players[0]] = byes.get(p.players[0], 0) + 1
     rows = standings.compute([p.user_id for p in players], done, byes, fmt=t.format, seed=t.seed)
-    if t.format == "knockout":
-        reached = {p.user_id: 0 for p in players}
+    first_final = group_rounds(t) + 1
+    if t.format == "knockout" or (final and t.final_per_group and t.format == "round_robin"):
+        reached: dict[int, int] = {}
         place_in_last: dict[int, int] = {}
         for p in tables:
+            if p.round < first_final:
+                continue  # the groups: their order stays as the points put it
             for i, u in enumerate(_ranked(p, players)):
                 if p.round >= reached.get(u, 0):
                     reached[u] = p.round
                     place_in_last[u] = i
+        before = {row.player: i for i, row in enumerate(rows)}
         for row in rows:
             row.reached = reached.get(row.player, 0)
-        rows.sort(
-            key=lambda r: (
-                -reached.get(r.player, 0),
-                place_in_last.get(r.player, 0),
-                _seed(players, r.player),
-            )
-        )
+        tie = (lambda u: _seed(players, u)) if t.format == "knockout" else before.__getitem__
+        rows.sort(key=lambda r: (-reached.get(r.player, 0), place_in_last.get(r.player, 0), tie(r.player)))
         for place, row in enumerate(rows, start=1):
             row.place = place
     return rows

@@ -65,6 +65,10 @@ class TournamentOut(TournamentSummary):
     rounds_setting: int | None
     advance: int
     group_size: int | None
+    final_per_group: int | None
+    """Round robin: the best this many of each group go on to a knockout final stage."""
+    group_rounds: int
+    """Round robin: the rounds the groups play (the final stage's rounds follow)."""
     start_when_full: bool
     days_per_move: int
     timeout_action: str

@@ -8,10 +8,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Match, MatchStatus, User
-from app.db.tournaments import Tournament, TournamentMatch, TournamentPlayer, TournamentStatus
+from app.db.tournaments import (
+    Tournament,
+    TournamentMatch,
+    TournamentPlayer,
+    TournamentPolicy,
+    TournamentStatus,
+)
 from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
 from app.engine.registry import UnknownGame, get_game
@@ -35,12 +42,47 @@ TIMEOUT_ACTIONS = ("forfeit", "withdraw")
 MAX_PLACES = 256
 MAX_ROUNDS = 20
 MAX_SIGNUP_DAYS = 60
+MAX_FINAL_PER_GROUP = 8
 OPEN_PER_CREATOR = 5
 """Tournaments one user may have signing up or running at once."""
 PAGE = 20
 MAX_PAGE = 10_000
 MAX_ID = 2**31 - 1
 LIST_STATES = ("signup", "running", "finished")
+ADMINS_ONLY = "on this server only administrators create tournaments"
+
+
+async def may_create(db: AsyncSession, *, user_id: int | None) -> bool:
+    """Whether the user may create a tournament (the administrator's setting)."""
+    if user_id is None:
+        return False
+    policy = await db.get(TournamentPolicy, 1, populate_existing=True)
+    if policy is None or not policy.admins_only:
+        return True
+    return bool(await db.scalar(select(User.is_admin).where(User.id == user_id)))
+
+
+@use_case
+async def admins_only(db: AsyncSession) -> bool:
+    policy = await db.get(TournamentPolicy, 1, populate_existing=True)
+    return policy is not None and policy.admins_only
+
+
+@use_case
+async def set_admins_only(db: AsyncSession, *, admin_id: int, admins_only: bool) -> None:
+    """The administrator's setting: anyone creates tournaments, or only administrators."""
+    if not await db.scalar(select(User.is_admin).where(User.id == admin_id)):
+        raise Forbidden("only an administrator may do this")
+    policy = await db.get(TournamentPolicy, 1, with_for_update=True)
+    if policy is None:
+        db.add(TournamentPolicy(id=1, admins_only=admins_only))
+    else:
+        policy.admins_only = admins_only
+    try:
+        await db.commit()
+    except IntegrityError:  # another administrator made the row at the same moment
+        await db.rollback()
+        raise Conflict("this changed at the same moment: please try again") from None
 
 
 @use_case
@@ -57,6 +99,7 @@ async def create_tournament(
     rounds: int | None = None,
     advance: int = 1,
     group_size: int | None = None,
+    final_per_group: int | None = None,
     signup_until: datetime | None = None,
     start_when_full: bool = True,
     days_per_move: int = 3,
@@ -65,6 +108,8 @@ async def create_tournament(
     open_per_creator: int = OPEN_PER_CREATOR,
 ) -> int:
     """A new tournament in sign-up (its creator is not signed up: they may organise only)."""
+    if not await may_create(db, user_id=creator_id):
+        raise Forbidden(ADMINS_ONLY)
     name = name.strip()
     if not 1 <= len(name) <= 80 or has_control_characters(name):
         raise InvalidInput("a tournament's name has 1 to 80 characters")
@@ -98,6 +143,14 @@ async def create_tournament(
         raise InvalidInput("a group has between the table size and 64 players")
     if format != "round_robin":
         group_size = None
+        final_per_group = None
+    elif final_per_group is not None:
+        if not 1 <= final_per_group <= MAX_FINAL_PER_GROUP:
+            raise InvalidInput(f"1 to {MAX_FINAL_PER_GROUP} of each group go on to the final stage")
+        if group_size is None or group_size >= places:
+            raise InvalidInput("a final stage needs groups: choose a group size below the places")
+        if final_per_group >= group_size:
+            raise InvalidInput("fewer of each group go on to the final stage than a group holds")
     if days_per_move is None or not 1 <= days_per_move <= 14:
         raise InvalidInput("a time control has 1 to 14 days per move")
     if timeout_action not in TIMEOUT_ACTIONS:
@@ -127,6 +180,7 @@ async def create_tournament(
         rounds=rounds,
         places=places,
         group_size=group_size,
+        final_per_group=final_per_group,
         advance=advance if format == "knockout" and table_size > 2 else 1,
         signup_until=signup_until,
         start_when_full=start_when_full,
@@ -329,6 +383,8 @@ async def get_tournament(
         rounds_setting=t.rounds,
         advance=t.advance,
         group_size=t.group_size,
+        final_per_group=t.final_per_group,
+        group_rounds=runner.group_rounds(t),
         start_when_full=t.start_when_full,
         days_per_move=t.days_per_move,
         timeout_action=t.timeout_action,

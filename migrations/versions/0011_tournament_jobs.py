@@ -1,0 +1,31 @@
+"""Tournaments: a round robin's final stage (the best of each group go on) and who may create
+tournaments (the administrator's setting).
+
+Revision ID: 0011_tournament_jobs
+Revises: 0010
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision: str = "0011_tournament_jobs"
+down_revision: str | None = "0010"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("tournaments", sa.Column("final_per_group", sa.Integer, nullable=True))
+    op.create_table(
+        "tournament_policy",
+        sa.Column("id", sa.Integer, primary_key=True),
+        sa.Column("admins_only", sa.Boolean, nullable=False, server_default=sa.false()),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("tournament_policy")
+    with op.batch_alter_table("tournaments") as batch:
+        batch.drop_column("final_per_group")
