@@ -54,6 +54,8 @@ class Tournament(Base):
     """Seeds the draws that break the last ties (public once the tournament runs)."""
     plan: Mapped[list[Any]] = mapped_column(JSON, default=list)
     """Round robin: every round's tables, drawn at the start."""
+    podium: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    """The first three user ids once finished (what the ended notification and mail name)."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)

@@ -1,5 +1,6 @@
-"""Tournaments: a round robin's final stage (the best of each group go on) and who may create
-tournaments (the administrator's setting).
+"""Tournaments: a round robin's final stage (the best of each group go on), the podium kept at
+the end (for its notification and mail) and who may create tournaments (the administrator's
+setting).
 
 Revision ID: 0011_tournament_jobs
 Revises: 0010
@@ -18,6 +19,7 @@ depends_on = None
 
 def upgrade() -> None:
     op.add_column("tournaments", sa.Column("final_per_group", sa.Integer, nullable=True))
+    op.add_column("tournaments", sa.Column("podium", sa.JSON, nullable=True))
     op.create_table(
         "tournament_policy",
         sa.Column("id", sa.Integer, primary_key=True),
@@ -28,4 +30,5 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("tournament_policy")
     with op.batch_alter_table("tournaments") as batch:
+        batch.drop_column("podium")
         batch.drop_column("final_per_group")

@@ -92,6 +92,9 @@ async def test_a_knockout_with_a_bye_from_sign_up_to_podium_over_http(
     assert t["standings"][0]["name"] == t["podium"][0]
     listed = (await creator.get("/api/tournaments", params={"status": "finished"})).json()
     assert any(x["id"] == tid for x in listed["tournaments"])
+    page = (await players[1].get("/notifications")).text
+    assert f"tournament HTTP cup has ended; the podium: {', '.join(t['podium'])}." in page
+    assert f'href="/tournaments/{tid}"' in page
 
 
 async def test_bad_input_is_a_clear_4xx(api_user: MakeApiUser, server: Server) -> None:

@@ -399,11 +399,12 @@ async def _finish(
     db: AsyncSession, t: Tournament, tables: list[PlayedTable], players: Sequence[TournamentPlayer]
 ) -> list[int]:
     t.status, t.finished_at = TournamentStatus.FINISHED, utcnow()
+    t.podium = [row.player for row in compute_standings(t, tables, players)[:3]]
     last_match = max((p.match_id for p in tables if p.match_id is not None), default=None)
     users = [p.user_id for p in players]
     if last_match is not None:
-        # A notification belongs to a match: the tournament's last one (its page shows the podium).
-        await notify.record(db, users, last_match, ENDED, t.finished_at)
+        # A notification belongs to a match: the tournament's last one (it names the podium).
+        await notify.record_new(db, [(u, last_match, ENDED, t.finished_at) for u in users], mailed={ENDED})
     return users
 
 
@@ -468,7 +469,9 @@ async def _create_matches(
         notices += [(table[s], match.id, notify.YOUR_TURN, now) for s in match.to_act]
         notices += [(u, match.id, PAIRED, now) for u in table]
     await db.flush()
-    await notify.record_new(db, notices)
+    # The paired notice is the one mailed (it names the opponents and links the match); the
+    # first mover's your-turn notice would say less a second time.
+    await notify.record_new(db, notices, mailed={PAIRED})
     return [u for _, table in seated for u in table]
 
 
