@@ -99,6 +99,19 @@ class TournamentMatch(Base):
     table_no: Mapped[int] = mapped_column(Integer)
 
 
+class TournamentInvite(Base):
+    """A player the creator invited by name to an invitation-only tournament."""
+
+    __tablename__ = "tournament_invites"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+
+
 class TournamentPolicy(Base):
     """The administrator's setting (one row, id 1; none: anyone may create tournaments)."""
 

@@ -158,8 +158,11 @@ async def _put_policy(user: ApiUser, admins_only: bool) -> httpx.Response:
 async def test_the_administrator_may_restrict_creation_to_administrators(
     api_user: MakeApiUser, server: Server, db: AsyncSession
 ) -> None:
-    admin, alice = await api_user(fresh=True), await api_user()
+    admin, alice = await api_user(fresh=True), await api_user(fresh=True)
     await db.execute(update(User).where(User.id == admin.id).values(is_admin=True))
+    await db.execute(
+        update(User).where(User.id == alice.id).values(is_admin=False)
+    )  # (the first user is one)
     await db.commit()
     good = {"name": "Cup", "game": "toy", "table_size": 2, "format": "knockout", "places": 4}
     assert (await _put_policy(alice, True)).status_code == 403
@@ -185,3 +188,47 @@ async def test_the_administrator_may_restrict_creation_to_administrators(
         assert (await alice.post("/api/tournaments", good)).status_code == 201
     finally:
         await _put_policy(admin, False)
+
+
+async def test_the_creator_invites_by_name_and_removes_a_sign_up_on_the_page(
+    api_user: MakeApiUser, server: Server
+) -> None:
+    alice, bob, carol = await api_user(), await api_user(), await api_user()
+    tid = (
+        await alice.post(
+            "/api/tournaments",
+            {
+                "name": "Private",
+                "game": "toy",
+                "table_size": 2,
+                "format": "knockout",
+                "places": 4,
+                "public": False,
+            },
+        )
+    ).json()["id"]
+
+    async def form(user: ApiUser, action: str, name: str) -> httpx.Response:
+        data = {"name": name, "csrf_token": user.csrf}
+        return await user.client.post(f"/tournaments/{tid}/{action}", data=data)
+
+    assert (await bob.post(f"/api/tournaments/{tid}/signup")).status_code == 403  # not invited yet
+    page = (await alice.get(f"/tournaments/{tid}")).text
+    assert 'action="/tournaments/' in page and 'id="invite"' in page
+    assert (await form(alice, "invite", bob.name)).status_code == 303
+    assert (await form(bob, "invite", carol.name)).status_code == 403  # only the creator invites
+    assert (await form(alice, "invite", "nobody-by-this-name")).status_code == 404
+    assert bob.name in (await alice.get(f"/tournaments/{tid}")).text
+    assert "You are invited to this tournament." in (await bob.get(f"/tournaments/{tid}")).text
+    mine = (await bob.get("/api/tournaments", params={"status": "signup"})).json()["tournaments"]
+    assert any(x["id"] == tid for x in mine)  # listed for the invited player
+    assert (await bob.post(f"/api/tournaments/{tid}/signup")).status_code == 204
+    assert (await carol.post(f"/api/tournaments/{tid}/signup")).status_code == 403
+
+    page = (await alice.get(f"/tournaments/{tid}")).text
+    assert f'aria-label="Remove {bob.name}"' in page
+    assert 'aria-label="Remove' not in (await bob.get(f"/tournaments/{tid}")).text
+    assert (await form(bob, "remove", bob.name)).status_code == 403
+    assert (await form(alice, "remove", bob.name)).status_code == 303
+    t = (await alice.get(f"/api/tournaments/{tid}")).json()
+    assert t["entrants"] == [] and t["invitations"] == [bob.name]

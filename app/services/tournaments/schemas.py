@@ -83,6 +83,10 @@ class TournamentOut(TournamentSummary):
     is_creator: bool
     invite_token: str | None
     """Only for its creator (invitation-only tournaments are joined with it)."""
+    invited: bool = False
+    """The viewer was invited by name (may sign up without the link)."""
+    invitations: list[str] = []
+    """Only for its creator: the players invited by name."""
 
 
 class TournamentPage(BaseModel):

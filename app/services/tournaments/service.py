@@ -14,6 +14,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db.models import Match, MatchStatus, User
 from app.db.tournaments import (
     Tournament,
+    TournamentInvite,
     TournamentMatch,
     TournamentPlayer,
     TournamentPolicy,
@@ -44,6 +45,8 @@ MAX_ROUNDS = 20
 MAX_SIGNUP_DAYS = 60
 MAX_FINAL_PER_GROUP = 8
 OPEN_PER_CREATOR = 5
+INVITES_PER_PLACE = 2
+"""Invitations by name a tournament may send per place."""
 """Tournaments one user may have signing up or running at once."""
 PAGE = 20
 MAX_PAGE = 10_000
@@ -211,6 +214,8 @@ async def sign_up(
     invited = invite_token is not None and secrets.compare_digest(
         invite_token.encode(), t.invite_token.encode()
     )
+    if not invited and not t.public and t.created_by != user_id:
+        invited = await db.get(TournamentInvite, (t.id, user_id)) is not None
     if not t.public and t.created_by != user_id and not invited:
         raise Forbidden("this tournament is by invitation: use the link its creator sent")
     if await db.scalar(select(User.bot_level).where(User.id == user_id)):
@@ -248,6 +253,26 @@ async def leave(db: AsyncSession, *, tournament_id: int, user_id: int, name: str
         raise Conflict("not signed up for this tournament")
     await db.delete(row)
     await db.commit()
+
+
+@use_case
+async def invite(db: AsyncSession, *, tournament_id: int, user_id: int, name: str) -> None:
+    """The creator invites a player by name (they may then sign up without the link)."""
+    t = await _locked(db, tournament_id)
+    if t.created_by != user_id:
+        raise Forbidden("only the creator can invite to this tournament")
+    if t.status != TournamentStatus.SIGNUP:
+        raise Conflict("the sign-up of this tournament is over")
+    found = await db.scalar(select(User.id).where(User.name == name.strip()))
+    if found is None:
+        raise NotFound(f"there is no player called {name.strip()!r}")
+    count = await db.scalar(select(func.count()).where(TournamentInvite.tournament_id == t.id))
+    if (count or 0) >= t.places * INVITES_PER_PLACE:
+        raise RateLimited("this tournament has invited enough players")
+    if await db.get(TournamentInvite, (t.id, found)) is None:
+        db.add(TournamentInvite(tournament_id=t.id, user_id=found))
+    await db.commit()
+    await runner.nudge([found])
 
 
 @use_case
@@ -359,6 +384,13 @@ async def get_tournament(
                 ranks=p.ranks if p.status == MatchStatus.FINISHED else None,
             )
         )
+    invited_ids = list(
+        await db.scalars(select(TournamentInvite.user_id).where(TournamentInvite.tournament_id == t.id))
+    )
+    if invited_ids:
+        names.update(
+            (await db.execute(select(User.id, User.name).where(User.id.in_(invited_ids)))).tuples().all()
+        )
     withdrawn = {p.user_id for p in players if p.withdrawn_in is not None}
     rows = runner.compute_standings(t, tables, players) if t.status != TournamentStatus.SIGNUP else []
     standing_out = [
@@ -401,6 +433,8 @@ async def get_tournament(
         signed_up=viewer_id is not None and any(p.user_id == viewer_id for p in players),
         is_creator=viewer_id == t.created_by,
         invite_token=t.invite_token if viewer_id == t.created_by else None,
+        invited=viewer_id in invited_ids,
+        invitations=sorted(names.get(u, "?") for u in invited_ids) if viewer_id == t.created_by else [],
     )
 
 
@@ -435,7 +469,10 @@ async def list_tournaments(
     shown: Any = Tournament.public.is_(True)
     if viewer_id is not None:
         mine = select(TournamentPlayer.tournament_id).where(TournamentPlayer.user_id == viewer_id)
-        shown = or_(shown, Tournament.created_by == viewer_id, Tournament.id.in_(mine))
+        invited = select(TournamentInvite.tournament_id).where(TournamentInvite.user_id == viewer_id)
+        shown = or_(
+            shown, Tournament.created_by == viewer_id, Tournament.id.in_(mine), Tournament.id.in_(invited)
+        )
     found = list(
         await db.scalars(
             select(Tournament)

@@ -144,6 +144,18 @@ async def leave(
     await service.leave(db, tournament_id=tournament_id, user_id=user.id, name=name)
 
 
+class InviteIn(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/invites", status_code=204, responses=errors(401, 403, 404, 409, 429)
+)
+async def invite(tournament_id: TournamentId, body: InviteIn, db: SessionDep, user: CurrentUser) -> None:
+    """The creator invites a player by name (who may then sign up without the link)."""
+    await service.invite(db, tournament_id=tournament_id, user_id=user.id, name=body.name)
+
+
 @router.post("/tournaments/{tournament_id}/start", status_code=204, responses=errors(401, 403, 404, 409))
 async def start(tournament_id: TournamentId, db: SessionDep, user: CurrentUser) -> None:
     """The creator starts it before the sign-up deadline."""

@@ -159,6 +159,32 @@ async def leave(request: Request, db: SessionDep, user: CurrentUser, tournament_
     return redirect(f"/tournaments/{tournament_id}", request)
 
 
+@router.post("/tournaments/{tournament_id}/remove")
+async def remove(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    tournament_id: int,
+    name: Annotated[str, Form(min_length=1, max_length=40)],
+) -> Response:
+    """The creator removes a sign-up before the start."""
+    await service.leave(db, tournament_id=tournament_id, user_id=user.id, name=name)
+    return redirect(f"/tournaments/{tournament_id}", request)
+
+
+@router.post("/tournaments/{tournament_id}/invite")
+async def invite(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    tournament_id: int,
+    name: Annotated[str, Form(min_length=1, max_length=40)],
+) -> Response:
+    """The creator invites a player by name."""
+    await service.invite(db, tournament_id=tournament_id, user_id=user.id, name=name)
+    return redirect(f"/tournaments/{tournament_id}", request)
+
+
 @router.post("/tournaments/{tournament_id}/start")
 async def start(request: Request, db: SessionDep, user: CurrentUser, tournament_id: int) -> Response:
     await service.start_now(db, tournament_id=tournament_id, user_id=user.id)
