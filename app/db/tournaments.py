@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import Mapped, mapped_column
 
 from app.db.base import Base
@@ -37,6 +37,9 @@ class Tournament(Base):
     group_size: Mapped[int | None] = mapped_column(Integer, nullable=True)
     advance: Mapped[int] = mapped_column(Integer, default=1)
     """Multi-player knockout: the best this many of each table go on."""
+    final_per_group: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """Round robin: the best this many of each group go on to a knockout final stage (None:
+    the groups decide)."""
     signup_until: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     start_when_full: Mapped[bool] = mapped_column(Boolean, default=True)
     days_per_move: Mapped[int] = mapped_column(Integer)
@@ -51,6 +54,8 @@ class Tournament(Base):
     """Seeds the draws that break the last ties (public once the tournament runs)."""
     plan: Mapped[list[Any]] = mapped_column(JSON, default=list)
     """Round robin: every round's tables, drawn at the start."""
+    podium: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    """The first three user ids once finished (what the ended notification and mail name)."""
     created_at: Mapped[datetime] = mapped_column(UtcDateTime, default=utcnow)
     started_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
     finished_at: Mapped[datetime | None] = mapped_column(UtcDateTime, nullable=True)
@@ -92,3 +97,25 @@ class TournamentMatch(Base):
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"))
     round: Mapped[int] = mapped_column(Integer)
     table_no: Mapped[int] = mapped_column(Integer)
+
+
+class TournamentInvite(Base):
+    """A player the creator invited by name to an invitation-only tournament."""
+
+    __tablename__ = "tournament_invites"
+
+    tournament_id: Mapped[int] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+
+
+class TournamentPolicy(Base):
+    """The administrator's setting (one row, id 1; none: anyone may create tournaments)."""
+
+    __tablename__ = "tournament_policy"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    admins_only: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())

@@ -116,7 +116,7 @@ async def _deliver(db: AsyncSession, settings: Settings, notification_id: int, n
     if row is not None:
         notification, match, user, prefs = row[0], row[1], row[2], row[3]
         if _still_relevant(notification, match, prefs, now):
-            subject, body = _compose(settings, notification, match, user.locale)
+            subject, body = await _compose(db, settings, notification, match, user.locale)
             try:
                 await send_mail(settings, to=prefs.email or "", subject=subject, body=body)
                 state = "sent"
@@ -142,8 +142,23 @@ def _still_relevant(notification: Notification, match: Match, prefs: UserSetting
     return True
 
 
-def _compose(settings: Settings, notification: Notification, match: Match, locale: str) -> tuple[str, str]:
+async def _compose(
+    db: AsyncSession, settings: Settings, notification: Notification, match: Match, locale: str
+) -> tuple[str, str]:
     lang = "de" if locale == "de" else "en"
+    if notification.kind not in _SUBJECTS:
+        from app.services.tournaments import notices  # tournaments build on this module
+
+        told = await notices.mail_text(
+            db,
+            user_id=notification.user_id,
+            match_id=match.id,
+            kind=notification.kind,
+            lang=lang,
+            base_url=settings.mail_base_url,
+        )
+        if told is not None:
+            return told
     game = game_title(match.game, lang)
     subject = _SUBJECTS[notification.kind][lang].format(game=game, id=match.id)
     link = f"{settings.mail_base_url}/matches/{match.id}"

@@ -8,7 +8,7 @@ mail however many moves it takes. Mails go out later from the background task
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -80,6 +80,35 @@ async def record(
     )
     await db.flush()
     return set(new)
+
+
+async def record_new(
+    db: AsyncSession,
+    notices: Iterable[tuple[int, int, str, datetime]],
+    mailed: Collection[str] = MAILED_KINDS,
+) -> set[int]:
+    """Notifications ``(user, match, kind, period)`` that cannot exist yet (a match made in
+    this transaction, a tournament's end): one lookup of who gets mail (the ``mailed`` kinds),
+    one batched insert. The users."""
+    rows = list(notices)
+    if not rows:
+        return set()
+    users = {u for u, _, _, _ in rows}
+    mailable = await _mailable(db, users)
+    now = utcnow()
+    db.add_all(
+        Notification(
+            user_id=u,
+            match_id=match_id,
+            kind=kind,
+            period=period,
+            created_at=now,
+            mail_state="pending" if u in mailable and kind in mailed else "none",
+        )
+        for u, match_id, kind, period in rows
+    )
+    await db.flush()
+    return users
 
 
 async def clear_turn(db: AsyncSession, user_id: int, match_id: int) -> None:
@@ -171,6 +200,12 @@ async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "e
     if hosts:
         found = await db.execute(select(User.id, User.name).where(User.id.in_(hosts)))
         names.update({user_id: name for user_id, name in found.tuples()})
+    told: dict[int, Any] = {}
+    tournament_lines = [m.id for n, _, m in lines if n.kind.startswith("t_")]
+    if tournament_lines:
+        from app.services.tournaments import notices  # tournaments build on this module
+
+        told = await notices.describe(db, user_id, tournament_lines)
     return [
         NotificationOut(
             id=n.id,
@@ -181,6 +216,7 @@ async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "e
             read=not unread_count,
             **(_ending(match, seats[match.id], names) if n.kind == MATCH_ENDED else {}),
             invited_by=names.get(match.created_by) if n.kind == INVITED else None,
+            **(_tournament(told[match.id]) if n.kind.startswith("t_") and match.id in told else {}),
         )
         for n, unread_count, match in lines
     ]
@@ -198,6 +234,16 @@ async def mark_read(db: AsyncSession, *, user_id: int, match_id: int | None = No
     if changed:
         await live.publish_user(user_id)
     return changed
+
+
+def _tournament(notice: Any) -> dict[str, Any]:
+    return {
+        "tournament_id": notice.tournament_id,
+        "tournament_name": notice.name,
+        "round": notice.round,
+        "opponents": notice.opponents,
+        "podium": notice.podium,
+    }
 
 
 def _ending(match: Match, seats: Sequence[MatchSeat], names: Mapping[int, str]) -> dict[str, Any]:

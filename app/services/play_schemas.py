@@ -44,6 +44,14 @@ class NotificationOut(_Out):
     """For ``match_ended``: ``resigned``, ``draw``, ``vote``, ``aborted``; None: the rules ended it."""
     invited_by: str | None = None
     """For ``invited``: the name of the table's creator."""
+    tournament_id: int | None = None
+    """For a tournament's ``t_paired`` (a round started) and ``t_ended``: the tournament."""
+    tournament_name: str | None = None
+    round: int | None = None
+    opponents: list[str] = Field(default_factory=list)
+    """For ``t_paired``: whom the user plays in the round."""
+    podium: list[str] = Field(default_factory=list)
+    """For ``t_ended``: the first three, best first."""
 
 
 class BadgeOut(_Out):

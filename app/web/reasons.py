@@ -70,6 +70,7 @@ KNOWN_REASONS = (
     N_("computer opponents have no friends"),
     N_("type the start of a name"),
     N_("head-to-head needs two different players"),
+    N_("on this server only administrators create tournaments"),
 )
 
 

@@ -3,13 +3,16 @@ shows the standings and the next pairing without a reload."""
 
 from __future__ import annotations
 
+import os
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.browser.pages import VIEWPORTS, api_client, register
+from tests.browser.pages import DESKTOP, PHONE, VIEWPORTS, api_client, register, register_apart
+from tests.browser.test_accessibility import AXE, RUN_AXE, SERIOUS, _axe_missing
 from tests.support.client import PASSWORD, request_id, unique_name
 from tests.support.server import Server
 
@@ -100,3 +103,75 @@ def test_sign_up_play_a_round_and_see_standings_and_the_next_pairing(
 def _match_of(client: httpx.Client, tid: int, name: str) -> int:
     t = client.get(f"/api/tournaments/{tid}").json()
     return int(next(tb["match_id"] for tb in t["rounds"][1]["tables"] if name in tb["players"]))
+
+
+@pytest.fixture(scope="module")
+def tournament_pages(server: Server, browser: Any) -> Iterator[tuple[str, dict[str, str]]]:
+    """An organiser with an invitation-only tournament in sign-up (its forms: remove, invite)
+    and a running Swiss (standings, rounds); the paths to check."""
+    missing = _axe_missing()
+    if missing:
+        if os.environ.get("DRACHENHORT_REQUIRE_BROWSER") == "1":
+            pytest.fail(missing)
+        pytest.skip(missing)
+    base = server.base_url
+    names = [register_apart(browser, base) for _ in range(5)]
+    clients = [api_client(base, name)[0] for name in names]
+    try:
+        common = {"game": "toy", "table_size": 2}
+        private = clients[0].post(
+            "/api/tournaments",
+            json={**common, "name": "Axe private", "format": "knockout", "places": 8, "public": False},
+        )
+        assert private.status_code == 201, private.text
+        swiss = clients[0].post(
+            "/api/tournaments",
+            json={**common, "name": "Axe Swiss", "format": "swiss", "rounds": 2, "places": 4},
+        )
+        assert swiss.status_code == 201, swiss.text
+        for client, name in zip(clients[1:3], names[1:3], strict=True):
+            invited = clients[0].post(f"/api/tournaments/{private.json()['id']}/invites", json={"name": name})
+            assert invited.status_code == 204, invited.text
+            assert client.post(f"/api/tournaments/{private.json()['id']}/signup").status_code == 204
+        for client in clients[1:]:
+            assert client.post(f"/api/tournaments/{swiss.json()['id']}/signup").status_code == 204
+        paths = {
+            "list": "/tournaments?status=running",
+            "sign-up": f"/tournaments/{private.json()['id']}",
+            "standings": f"/tournaments/{swiss.json()['id']}",
+        }
+    finally:
+        for client in clients:
+            client.close()
+    yield names[0], paths
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("name", ["list", "sign-up", "standings"])
+def test_tournament_pages_have_no_serious_accessibility_violations(
+    server: Server,
+    browser: Any,
+    tournament_pages: tuple[str, dict[str, str]],
+    name: str,
+    viewport: Any,
+    locale: str,
+) -> None:
+    user, paths = tournament_pages
+    context = browser.new_context(locale=locale, viewport=viewport, bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{server.base_url}/login")
+        page.fill("input[name=name]", user)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("form[action='/login'] button[type=submit]")
+        page.wait_for_url(f"{server.base_url}/")
+        page.goto(f"{server.base_url}{paths[name]}")
+        page.wait_for_load_state("load")
+        page.wait_for_timeout(300)  # the badges and the live area have settled
+        page.add_script_tag(path=str(AXE))
+        found = [v for v in page.evaluate(RUN_AXE) if v["impact"] in SERIOUS]
+        assert not found, "\n".join(f"{v['impact']} {v['id']}: {v['help']} {v['nodes']}" for v in found)
+    finally:
+        context.close()

@@ -11,7 +11,7 @@ from app.db.models import Match, MatchSeat, MatchStatus
 from app.db.tournaments import TournamentMatch
 from app.services import play
 from app.services.schemas import UserOut
-from app.services.tournaments import service
+from app.services.tournaments import jobs, service
 from tests.support.db import new_request_id
 
 
@@ -55,13 +55,16 @@ async def seated(db: AsyncSession, match_id: int, users: dict[int, UserOut]) -> 
 
 
 async def play_round(db: AsyncSession, tournament_id: int, users: dict[int, UserOut], seed: int) -> None:
-    """Play every running match of the tournament's current round to its end (random moves)."""
+    """Play every running match of the tournament's current round to its end (random moves),
+    then wait for the next round's pairing (it runs in the background)."""
+    await jobs.settle()
     t = await service.get_tournament(db, tournament_id=tournament_id, viewer_id=None)
     for match_id in await round_matches(db, tournament_id, t.current_round):
         status = await db.scalar(select(Match.status).where(Match.id == match_id))
         if status == MatchStatus.ACTIVE:
             await play_to_the_end(db, match_id, await seated(db, match_id, users), seed + match_id)
         db.expire_all()
+    await jobs.settle()
 
 
 async def play_all(db: AsyncSession, tournament_id: int, users: dict[int, UserOut], seed: int = 1) -> None:

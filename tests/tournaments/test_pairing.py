@@ -29,10 +29,10 @@ def test_round_two_pairs_within_score_groups_and_gives_the_higher_player_his_col
         [1, 2, 3, 4, 5, 6, 7, 8], [(1, 5, 1.0), (6, 2, 0.0), (3, 7, 1.0), (8, 4, 0.0)]
     )
     result = swiss.pair_round(players)
-    # Winners 1,2,3,4: S1 = 1,2 meets S2 = 3,4; the losers likewise.
-    assert sorted(tuple(sorted(p)) for p in result.pairs) == [(1, 3), (2, 4), (5, 7), (6, 8)]
-    # 1 and 3 both had the first seat: the higher-ranked (1) gets the second seat it is due.
-    assert (3, 1) in result.pairs and (2, 4) in result.pairs
+    # Winners 1,2,3,4: S1 = 1,2 meets S2 = 3,4, but 1-3 and 2-4 would each deny one player
+    # the seat it is due (1 and 3 both had the first seat): the transposition 1-4, 2-3 denies
+    # nobody (FIDE C.04.3 (2017) C.12 before the S2 order, D.1). The losers likewise.
+    assert result.pairs == [(4, 1), (2, 3), (5, 8), (7, 6)]
 
 
 def test_the_bye_goes_to_the_lowest_ranked_player_without_one() -> None:

@@ -20,7 +20,7 @@ from app.services import clocks, conclusions
 from app.services._rows import load_seats, lock_match
 from app.services.errors import Conflict, Forbidden, InvalidInput, RateLimited
 from app.services.schemas import UserOut
-from app.services.tournaments import runner, service
+from app.services.tournaments import jobs, runner, service
 from tests.conftest import MakeUser
 from tests.tournaments.support import play_all, play_round, play_to_the_end, round_matches, seated
 
@@ -210,8 +210,39 @@ async def test_two_last_matches_ending_at_once_through_the_move_path(
             await play_to_the_end(own, match_id, await seated(own, match_id, users), seed)
 
     await asyncio.gather(*(play(m, i) for i, m in enumerate(await round_matches(db, tournament_id, 1))))
+    await jobs.settle()
     rounds = await db.scalar(select(func.count()).where(TournamentRound.tournament_id == tournament_id))
     assert rounds == 2 and len(await round_matches(db, tournament_id, 2)) == 2
+
+
+async def test_the_move_that_ends_a_round_is_answered_before_the_next_round_is_paired(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    tournament_id, users = await _tournament(db, make_user, 4, format="swiss", rounds=2)
+    for i, match_id in enumerate(await round_matches(db, tournament_id, 1)):
+        await play_to_the_end(db, match_id, await seated(db, match_id, users), 20 + i)
+    # The last move has been answered; its pairing is still to come (in the background).
+    rounds = await db.scalar(select(func.count()).where(TournamentRound.tournament_id == tournament_id))
+    assert rounds == 1
+    await jobs.settle()
+    rounds = await db.scalar(select(func.count()).where(TournamentRound.tournament_id == tournament_id))
+    assert rounds == 2 and len(await round_matches(db, tournament_id, 2)) == 2
+
+
+async def test_a_pairing_lost_with_a_restart_is_made_by_the_clock_round(
+    db: AsyncSession, make_user: MakeUser, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    tournament_id, users = await _tournament(db, make_user, 4, format="swiss", rounds=2)
+    for i, match_id in enumerate(await round_matches(db, tournament_id, 1)):
+        await play_to_the_end(db, match_id, await seated(db, match_id, users), 30 + i)
+    await jobs.abandon()  # the worker stops before its pairing task ran
+    db.expire_all()
+    t = await service.get_tournament(db, tournament_id=tournament_id, viewer_id=None)
+    assert t.current_round == 1 and all(table.status == "finished" for table in t.rounds[0].tables)
+    report = await clocks.tick(sessionmaker)  # what a worker runs when it starts, and every 30 s
+    assert tournament_id in report.tournaments
+    t = await service.get_tournament(db, tournament_id=tournament_id, viewer_id=None)
+    assert t.current_round == 2 and len(t.rounds[1].tables) == 2
 
 
 async def test_bad_input_and_limits(db: AsyncSession, make_user: MakeUser) -> None:
@@ -289,3 +320,49 @@ async def test_the_sign_up_deadline_starts_or_cancels(
     )
     assert seats
     _ = MatchControl
+
+
+async def test_round_robin_groups_then_a_knockout_final_stage_to_the_podium(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    # Eight players in two groups of four; the best two of each go on to a knockout final
+    # (semi-finals: each group winner against the other group's runner-up, then the final).
+    creator = await make_user()
+    base = {"name": "Groups", "game": "toy", "options": {}, "table_size": 2, "places": 8}
+    for bad in (
+        {"final_per_group": 2},  # no groups
+        {"final_per_group": 4, "group_size": 4},  # everybody would go on
+        {"final_per_group": 0, "group_size": 4},
+    ):
+        with pytest.raises(InvalidInput):
+            await service.create_tournament(db, creator_id=creator.id, format="round_robin", **base, **bad)  # type: ignore[arg-type]
+    tournament_id, users = await _tournament(
+        db, make_user, 8, format="round_robin", group_size=4, final_per_group=2
+    )
+    await play_all(db, tournament_id, users, seed=41)
+    t = await service.get_tournament(db, tournament_id=tournament_id, viewer_id=None)
+    assert t.status == "finished" and t.group_rounds == 3 and t.total_rounds is None
+    assert [len(r.tables) for r in t.rounds] == [4, 4, 4, 2, 1]
+    first_round = t.rounds[0].tables  # group one's two tables, then group two's
+    group_of = {name: i // 2 for i, table in enumerate(first_round) for name in table.players}
+    group_points: Counter[str] = Counter()
+    for r in t.rounds[:3]:
+        for table in r.tables:
+            assert table.ranks is not None
+            drawn = len(set(table.ranks)) == 1
+            for name, rank in zip(table.players, table.ranks, strict=True):
+                group_points[name] += 0.5 if drawn else 1.0 if rank < max(table.ranks) else 0.0
+    semis = t.rounds[3].tables
+    assert all({group_of[a] for a in table.players} == {0, 1} for table in semis)
+    assert all(len(table.players) == 2 for table in semis)
+    final = t.rounds[4].tables[0]
+    semi_players = {name for table in semis for name in table.players}
+    assert set(final.players) <= semi_players and final.ranks is not None
+    assert set(t.podium[:2]) == set(final.players)
+    if final.ranks[0] != final.ranks[1]:
+        assert t.podium[0] == final.players[final.ranks.index(1)]
+    for name in semi_players:  # the best two of each group by the group's points went on
+        others = [n for n in group_of if group_of[n] == group_of[name] and n not in semi_players]
+        assert all(group_points[name] >= group_points[n] for n in others)
+    # Everybody who reached the final stage ranks above everybody who did not.
+    assert {s.name for s in t.standings[:4]} == semi_players

@@ -7,20 +7,34 @@ from datetime import datetime
 
 from sqlalchemy import and_, exists, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm import aliased
 
 from app.db.models import Match, MatchStatus
 from app.db.tournaments import Tournament, TournamentMatch, TournamentStatus
-from app.services.tournaments import runner
+from app.services.tournaments import jobs, runner
 
 
 async def match_ended(db: AsyncSession, match_id: int) -> None:
-    """A match ended: if it is a tournament's, close its round when it was the last."""
-    tournament_id = await db.scalar(
-        select(TournamentMatch.tournament_id).where(TournamentMatch.match_id == match_id)
+    """A match ended (committed): if it was the last running one of a tournament's round, the
+    next round is paired in the background, so the request that ended it does not wait."""
+    same_round = aliased(TournamentMatch)
+    still_running = (
+        select(same_round.match_id)
+        .join(Match, Match.id == same_round.match_id)
+        .where(
+            same_round.tournament_id == TournamentMatch.tournament_id,
+            same_round.round == TournamentMatch.round,
+            Match.status.in_([MatchStatus.ACTIVE, MatchStatus.OPEN]),
+        )
     )
-    await db.rollback()  # end the read: ``advance`` starts with the tournament's lock
+    tournament_id = await db.scalar(
+        select(TournamentMatch.tournament_id).where(
+            TournamentMatch.match_id == match_id, ~exists(still_running)
+        )
+    )
+    await db.rollback()  # end the read
     if tournament_id is not None:
-        await runner.advance(db, tournament_id)
+        jobs.pair_next_round(db, tournament_id)
 
 
 async def sweep(sessionmaker: async_sessionmaker[AsyncSession], now: datetime) -> list[int]:

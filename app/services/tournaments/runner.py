@@ -13,12 +13,14 @@ import random
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.async_play import MatchControl, Rating, TimeoutPolicy
+from app.db.matches import public_version
 from app.db.models import Match, MatchSeat, MatchStatus
 from app.db.tournaments import (
     Tournament,
@@ -29,6 +31,7 @@ from app.db.tournaments import (
 )
 from app.db.types import utcnow
 from app.engine.registry import get_game
+from app.engine.rng import Rng, new_seed
 from app.services import live, notify
 from app.services._rows import lock_row
 from app.services.tournaments import knockout, round_robin, standings, swiss
@@ -80,19 +83,22 @@ async def played_tables(db: AsyncSession, t: Tournament) -> list[PlayedTable]:
         (tm.round, tm.table_no): tm.match_id
         for tm in await db.scalars(select(TournamentMatch).where(TournamentMatch.tournament_id == t.id))
     }
-    ids = list(links.values())
+    # Only the columns a table needs (a match's state text is large and never read here).
+    mine = TournamentMatch.tournament_id == t.id
     matches = {
-        m.id: m
-        for m in await db.scalars(
-            select(Match).where(Match.id.in_(ids)).execution_options(populate_existing=True)
+        row.id: row
+        for row in await db.execute(
+            select(Match.id, Match.status, Match.result)
+            .join(TournamentMatch, TournamentMatch.match_id == Match.id)
+            .where(mine)
         )
     }
     controls = {
-        c.match_id: c
-        for c in await db.scalars(
-            select(MatchControl)
-            .where(MatchControl.match_id.in_(ids))
-            .execution_options(populate_existing=True)
+        row.match_id: row
+        for row in await db.execute(
+            select(MatchControl.match_id, MatchControl.conclusion, MatchControl.timed_out)
+            .join(TournamentMatch, TournamentMatch.match_id == MatchControl.match_id)
+            .where(mine)
         )
     }
     out = []
@@ -118,11 +124,18 @@ async def played_tables(db: AsyncSession, t: Tournament) -> list[PlayedTable]:
 
 
 def total_rounds(t: Tournament) -> int | None:
+    if t.format == "round_robin" and t.final_per_group:
+        return None  # the final stage is a knockout: until one is left
     if t.format == "swiss" or (t.format == "round_robin" and t.table_size > 2):
         return t.rounds
     if t.format == "round_robin":
         return len(t.plan)
     return None  # knockout: until one is left
+
+
+def group_rounds(t: Tournament) -> int:
+    """How many rounds the groups play (a round robin; 0 for the other formats)."""
+    return len(t.plan) if t.format == "round_robin" else 0
 
 
 async def start(db: AsyncSession, t: Tournament) -> list[int]:
@@ -206,15 +219,9 @@ async def _pair(
     db.add(TournamentRound(tournament_id=t.id, number=number, tables=new_tables, created_at=utcnow()))
     await db.flush()  # the unique (tournament, number): a second pairing of this round stops here
     t.current_round = number
-    users: list[int] = []
-    for no, table in enumerate(new_tables):
-        if len(table) < 2:
-            continue
-        match = await _create_match(db, t, table)
-        db.add(TournamentMatch(match_id=match.id, tournament_id=t.id, round=number, table_no=no))
-        await notify.record(db, table, match.id, PAIRED, utcnow())
-        users += table
-    await db.flush()
+    users = await _create_matches(
+        db, t, number, [(no, table) for no, table in enumerate(new_tables) if len(table) >= 2]
+    )
     if not users:
         # Only byes (everybody else withdrew): the round is over at once.
         return users + await _pair(
@@ -259,19 +266,59 @@ def _next_tables(
                 bonus[p.players[0]] = bonus.get(p.players[0], 0.0) + 1.0
         paired = swiss.pair_round(swiss.players_from_history(seeds, games, byes, bonus))
         return [list(pair) for pair in paired.pairs] + ([[paired.bye]] if paired.bye is not None else [])
-    if t.format == "round_robin":
+    if t.format == "round_robin" and number <= len(t.plan):
         out = []
         for table in t.plan[number - 1]:
             left = [u for u in table if u in active]
             if left:
                 out.append(left)
         return out
-    # knockout
+    if t.format == "round_robin":
+        if not t.final_per_group:
+            return None
+        if number == len(t.plan) + 1:
+            return _knockout_start(t, number, _group_qualifiers(t, tables, players, active))
+        return _knockout_next(t, number, active, tables, players)
     if number == 1:
-        seeded = sorted(active, key=lambda u: _seed(players, u))
-        if t.table_size == 2:
-            return [[a] if b is None else [a, b] for a, b in knockout.first_round(seeded)]
-        return _shuffled_seats(t, number, knockout.tables(seeded, t.table_size))
+        return _knockout_start(t, number, sorted(active, key=lambda u: _seed(players, u)))
+    return _knockout_next(t, number, active, tables, players)
+
+
+def _knockout_start(t: Tournament, number: int, seeded: list[int]) -> list[list[int]] | None:
+    """A bracket's first round for ``seeded`` (strongest first)."""
+    if len(seeded) < 2:
+        return None
+    if t.table_size == 2:
+        return [[a] if b is None else [a, b] for a, b in knockout.first_round(seeded)]
+    return _shuffled_seats(t, number, knockout.tables(seeded, t.table_size))
+
+
+def _group_qualifiers(
+    t: Tournament, tables: list[PlayedTable], players: Sequence[TournamentPlayer], active: list[int]
+) -> list[int]:
+    """The best ``final_per_group`` of each group (by the group's standings, withdrawn players
+    passed over), seeded for the final stage: every group's winner, then every runner-up, ..."""
+    assert t.final_per_group
+    by_seed = sorted((p.user_id for p in players if p.seed is not None), key=lambda u: _seed(players, u))
+    groups = round_robin.groups(by_seed, t.group_size or len(by_seed))
+    ranked_groups = []
+    for members in groups:
+        inside = set(members)
+        own = [p for p in tables if set(p.players) <= inside]
+        rows = compute_standings(t, own, [p for p in players if p.user_id in inside], final=False)
+        ranked_groups.append([r.player for r in rows if r.player in active][: t.final_per_group])
+    return knockout.advancing(ranked_groups, t.final_per_group)
+
+
+def _knockout_next(
+    t: Tournament,
+    number: int,
+    active: list[int],
+    tables: list[PlayedTable],
+    players: Sequence[TournamentPlayer],
+) -> list[list[int]] | None:
+    """The next round of a bracket: the winners (two-player) or the best ``advance`` of each
+    table go on; None after the final."""
     last = [p for p in tables if p.round == number - 1]
     if len(last) == 1:
         return None  # that was the final
@@ -312,8 +359,10 @@ def _ranked(p: PlayedTable, players: Sequence[TournamentPlayer]) -> list[int]:
 
 
 def compute_standings(
-    t: Tournament, tables: list[PlayedTable], players: Sequence[TournamentPlayer]
+    t: Tournament, tables: list[PlayedTable], players: Sequence[TournamentPlayer], *, final: bool = True
 ) -> list[standings.Standing]:
+    """Everybody's standing, best first. A knockout (and a round robin's final stage, unless
+    ``final`` is False) ranks by the round reached, then the place in it, then as before."""
     done = [
         standings.Table(tuple(p.players), tuple(p.ranks), tuple(p.scores or ()))
         for p in tables
@@ -322,26 +371,25 @@ def compute_standings(
     byes: dict[int, int] = {}
     if t.format != "knockout":
         for p in tables:
-            if len(p.players) == 1:
+            if len(p.players) == 1 and p.round <= (group_rounds(t) or p.round):
                 byes[p.players[0]] = byes.get(p.players[0], 0) + 1
     rows = standings.compute([p.user_id for p in players], done, byes, fmt=t.format, seed=t.seed)
-    if t.format == "knockout":
-        reached = {p.user_id: 0 for p in players}
+    first_final = group_rounds(t) + 1
+    if t.format == "knockout" or (final and t.final_per_group and t.format == "round_robin"):
+        reached: dict[int, int] = {}
         place_in_last: dict[int, int] = {}
         for p in tables:
+            if p.round < first_final:
+                continue  # the groups: their order stays as the points put it
             for i, u in enumerate(_ranked(p, players)):
                 if p.round >= reached.get(u, 0):
                     reached[u] = p.round
                     place_in_last[u] = i
+        before = {row.player: i for i, row in enumerate(rows)}
         for row in rows:
             row.reached = reached.get(row.player, 0)
-        rows.sort(
-            key=lambda r: (
-                -reached.get(r.player, 0),
-                place_in_last.get(r.player, 0),
-                _seed(players, r.player),
-            )
-        )
+        tie = (lambda u: _seed(players, u)) if t.format == "knockout" else before.__getitem__
+        rows.sort(key=lambda r: (-reached.get(r.player, 0), place_in_last.get(r.player, 0), tie(r.player)))
         for place, row in enumerate(rows, start=1):
             row.place = place
     return rows
@@ -351,47 +399,80 @@ async def _finish(
     db: AsyncSession, t: Tournament, tables: list[PlayedTable], players: Sequence[TournamentPlayer]
 ) -> list[int]:
     t.status, t.finished_at = TournamentStatus.FINISHED, utcnow()
+    t.podium = [row.player for row in compute_standings(t, tables, players)[:3]]
     last_match = max((p.match_id for p in tables if p.match_id is not None), default=None)
     users = [p.user_id for p in players]
     if last_match is not None:
-        # A notification belongs to a match: the tournament's last one (its page shows the podium).
-        await notify.record(db, users, last_match, ENDED, t.finished_at)
+        # A notification belongs to a match: the tournament's last one (it names the podium).
+        await notify.record_new(db, [(u, last_match, ENDED, t.finished_at) for u in users], mailed={ENDED})
     return users
 
 
-async def _create_match(db: AsyncSession, t: Tournament, table: list[int]) -> Match:
-    """An ordinary match for the table, seats in table order, started at once, on the
-    tournament's clock (a late seat forfeits the match)."""
-    from app.services import conclusions, lobby  # both build on much; imported when pairing
-
-    info = get_game(t.game).info
+async def _create_matches(
+    db: AsyncSession, t: Tournament, number: int, seated: list[tuple[int, list[int]]]
+) -> list[int]:
+    """The round's matches in a few batched statements (not a dozen round trips per match):
+    ordinary matches, started at once with their seats in table order, on the tournament's
+    clock (a late seat forfeits the match), tagged with the round. The seats to act get their
+    your-turn notification, every player a paired one. Returns the players."""
+    if not seated:
+        return []
+    game = get_game(t.game)
     now = utcnow()
-    match = Match(
-        game=t.game,
-        ruleset=info.ruleset,
-        options=dict(t.options),
-        players=len(table),
-        status=MatchStatus.OPEN,
-        version=0,
-        committed_version=0,
-        rng_counter=0,
-        pending=[],
-        to_act=[],
-        created_by=t.created_by,
-        invite_token=secrets.token_urlsafe(16),
-        fixed_order=True,
-        created_at=now,
-        updated_at=now,
-    )
-    db.add(match)
+    matches = []
+    for _, table in seated:
+        seed = new_seed()
+        rng = Rng(seed)
+        state = game.setup(len(table), t.options, rng)
+        matches.append(
+            Match(
+                game=t.game,
+                ruleset=game.info.ruleset,
+                options=dict(t.options),
+                players=len(table),
+                status=MatchStatus.ACTIVE,
+                seed=seed,
+                # As if opened, then started: the start is the first committed change.
+                version=public_version(1),
+                committed_version=1,
+                state=game.format_position(state),
+                rng_counter=rng.counter,
+                pending=[],
+                to_act=sorted(game.to_act(state)),
+                created_by=t.created_by,
+                invite_token=secrets.token_urlsafe(16),
+                fixed_order=True,
+                created_at=now,
+                updated_at=now,
+                started_at=now,
+                turn_started_at=now,
+            )
+        )
+    db.add_all(matches)
+    await db.flush()  # one INSERT ... RETURNING for the round's matches
+    notices: list[tuple[int, int, str, datetime]] = []
+    for (no, table), match in zip(seated, matches, strict=True):
+        db.add(
+            MatchControl(
+                match_id=match.id,
+                days_per_move=t.days_per_move,
+                policy=TimeoutPolicy.FORFEIT,
+                extension_days=0,
+                timed_out=[],
+                late=[],
+                votes=[],
+                resigned=[],
+            )
+        )
+        db.add_all(MatchSeat(match_id=match.id, seat=i, user_id=u) for i, u in enumerate(table))
+        db.add(TournamentMatch(match_id=match.id, tournament_id=t.id, round=number, table_no=no))
+        notices += [(table[s], match.id, notify.YOUR_TURN, now) for s in match.to_act]
+        notices += [(u, match.id, PAIRED, now) for u in table]
     await db.flush()
-    control = await conclusions.control_of(db, match.id)
-    control.days_per_move, control.policy = t.days_per_move, TimeoutPolicy.FORFEIT
-    rows = [MatchSeat(match_id=match.id, seat=i, user_id=u) for i, u in enumerate(table)]
-    db.add_all(rows)
-    await db.flush()
-    await lobby.start_full_table(db, match, rows)
-    return match
+    # The paired notice is the one mailed (it names the opponents and links the match); the
+    # first mover's your-turn notice would say less a second time.
+    await notify.record_new(db, notices, mailed={PAIRED})
+    return [u for _, table in seated for u in table]
 
 
 async def nudge(users: Sequence[int]) -> None:

@@ -65,6 +65,10 @@ class TournamentOut(TournamentSummary):
     rounds_setting: int | None
     advance: int
     group_size: int | None
+    final_per_group: int | None
+    """Round robin: the best this many of each group go on to a knockout final stage."""
+    group_rounds: int
+    """Round robin: the rounds the groups play (the final stage's rounds follow)."""
     start_when_full: bool
     days_per_move: int
     timeout_action: str
@@ -79,6 +83,10 @@ class TournamentOut(TournamentSummary):
     is_creator: bool
     invite_token: str | None
     """Only for its creator (invitation-only tournaments are joined with it)."""
+    invited: bool = False
+    """The viewer was invited by name (may sign up without the link)."""
+    invitations: list[str] = []
+    """Only for its creator: the players invited by name."""
 
 
 class TournamentPage(BaseModel):

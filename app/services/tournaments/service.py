@@ -8,10 +8,18 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Match, MatchStatus, User
-from app.db.tournaments import Tournament, TournamentMatch, TournamentPlayer, TournamentStatus
+from app.db.tournaments import (
+    Tournament,
+    TournamentInvite,
+    TournamentMatch,
+    TournamentPlayer,
+    TournamentPolicy,
+    TournamentStatus,
+)
 from app.db.types import utcnow
 from app.engine.protocol import IllegalMove
 from app.engine.registry import UnknownGame, get_game
@@ -19,7 +27,7 @@ from app.services import conclusions
 from app.services._db import use_case
 from app.services._rows import game_title, has_control_characters
 from app.services.errors import Conflict, Forbidden, InvalidInput, NotFound, RateLimited
-from app.services.tournaments import runner
+from app.services.tournaments import jobs, runner
 from app.services.tournaments.schemas import (
     RoundOut,
     StandingOut,
@@ -35,12 +43,49 @@ TIMEOUT_ACTIONS = ("forfeit", "withdraw")
 MAX_PLACES = 256
 MAX_ROUNDS = 20
 MAX_SIGNUP_DAYS = 60
+MAX_FINAL_PER_GROUP = 8
 OPEN_PER_CREATOR = 5
+INVITES_PER_PLACE = 2
+"""Invitations by name a tournament may send per place."""
 """Tournaments one user may have signing up or running at once."""
 PAGE = 20
 MAX_PAGE = 10_000
 MAX_ID = 2**31 - 1
 LIST_STATES = ("signup", "running", "finished")
+ADMINS_ONLY = "on this server only administrators create tournaments"
+
+
+async def may_create(db: AsyncSession, *, user_id: int | None) -> bool:
+    """Whether the user may create a tournament (the administrator's setting)."""
+    if user_id is None:
+        return False
+    policy = await db.get(TournamentPolicy, 1, populate_existing=True)
+    if policy is None or not policy.admins_only:
+        return True
+    return bool(await db.scalar(select(User.is_admin).where(User.id == user_id)))
+
+
+@use_case
+async def admins_only(db: AsyncSession) -> bool:
+    policy = await db.get(TournamentPolicy, 1, populate_existing=True)
+    return policy is not None and policy.admins_only
+
+
+@use_case
+async def set_admins_only(db: AsyncSession, *, admin_id: int, admins_only: bool) -> None:
+    """The administrator's setting: anyone creates tournaments, or only administrators."""
+    if not await db.scalar(select(User.is_admin).where(User.id == admin_id)):
+        raise Forbidden("only an administrator may do this")
+    policy = await db.get(TournamentPolicy, 1, with_for_update=True)
+    if policy is None:
+        db.add(TournamentPolicy(id=1, admins_only=admins_only))
+    else:
+        policy.admins_only = admins_only
+    try:
+        await db.commit()
+    except IntegrityError:  # another administrator made the row at the same moment
+        await db.rollback()
+        raise Conflict("this changed at the same moment: please try again") from None
 
 
 @use_case
@@ -57,6 +102,7 @@ async def create_tournament(
     rounds: int | None = None,
     advance: int = 1,
     group_size: int | None = None,
+    final_per_group: int | None = None,
     signup_until: datetime | None = None,
     start_when_full: bool = True,
     days_per_move: int = 3,
@@ -65,6 +111,8 @@ async def create_tournament(
     open_per_creator: int = OPEN_PER_CREATOR,
 ) -> int:
     """A new tournament in sign-up (its creator is not signed up: they may organise only)."""
+    if not await may_create(db, user_id=creator_id):
+        raise Forbidden(ADMINS_ONLY)
     name = name.strip()
     if not 1 <= len(name) <= 80 or has_control_characters(name):
         raise InvalidInput("a tournament's name has 1 to 80 characters")
@@ -98,6 +146,14 @@ async def create_tournament(
         raise InvalidInput("a group has between the table size and 64 players")
     if format != "round_robin":
         group_size = None
+        final_per_group = None
+    elif final_per_group is not None:
+        if not 1 <= final_per_group <= MAX_FINAL_PER_GROUP:
+            raise InvalidInput(f"1 to {MAX_FINAL_PER_GROUP} of each group go on to the final stage")
+        if group_size is None or group_size >= places:
+            raise InvalidInput("a final stage needs groups: choose a group size below the places")
+        if final_per_group >= group_size:
+            raise InvalidInput("fewer of each group go on to the final stage than a group holds")
     if days_per_move is None or not 1 <= days_per_move <= 14:
         raise InvalidInput("a time control has 1 to 14 days per move")
     if timeout_action not in TIMEOUT_ACTIONS:
@@ -127,6 +183,7 @@ async def create_tournament(
         rounds=rounds,
         places=places,
         group_size=group_size,
+        final_per_group=final_per_group,
         advance=advance if format == "knockout" and table_size > 2 else 1,
         signup_until=signup_until,
         start_when_full=start_when_full,
@@ -157,6 +214,8 @@ async def sign_up(
     invited = invite_token is not None and secrets.compare_digest(
         invite_token.encode(), t.invite_token.encode()
     )
+    if not invited and not t.public and t.created_by != user_id:
+        invited = await db.get(TournamentInvite, (t.id, user_id)) is not None
     if not t.public and t.created_by != user_id and not invited:
         raise Forbidden("this tournament is by invitation: use the link its creator sent")
     if await db.scalar(select(User.bot_level).where(User.id == user_id)):
@@ -194,6 +253,26 @@ async def leave(db: AsyncSession, *, tournament_id: int, user_id: int, name: str
         raise Conflict("not signed up for this tournament")
     await db.delete(row)
     await db.commit()
+
+
+@use_case
+async def invite(db: AsyncSession, *, tournament_id: int, user_id: int, name: str) -> None:
+    """The creator invites a player by name (they may then sign up without the link)."""
+    t = await _locked(db, tournament_id)
+    if t.created_by != user_id:
+        raise Forbidden("only the creator can invite to this tournament")
+    if t.status != TournamentStatus.SIGNUP:
+        raise Conflict("the sign-up of this tournament is over")
+    found = await db.scalar(select(User.id).where(User.name == name.strip()))
+    if found is None:
+        raise NotFound(f"there is no player called {name.strip()!r}")
+    count = await db.scalar(select(func.count()).where(TournamentInvite.tournament_id == t.id))
+    if (count or 0) >= t.places * INVITES_PER_PLACE:
+        raise RateLimited("this tournament has invited enough players")
+    if await db.get(TournamentInvite, (t.id, found)) is None:
+        db.add(TournamentInvite(tournament_id=t.id, user_id=found))
+    await db.commit()
+    await runner.nudge([found])
 
 
 @use_case
@@ -263,7 +342,7 @@ async def withdraw(db: AsyncSession, *, tournament_id: int, user_id: int) -> Non
     await db.commit()
     for match_id in running:
         await conclusions.resign(db, match_id=match_id, user_id=user_id)
-    await runner.advance(db, tournament_id)  # a round whose last match that was goes on
+    jobs.pair_next_round(db, tournament_id)  # a round whose last match that was goes on
 
 
 def _seat_match_ids(user_id: int) -> Any:
@@ -305,6 +384,13 @@ async def get_tournament(
                 ranks=p.ranks if p.status == MatchStatus.FINISHED else None,
             )
         )
+    invited_ids = list(
+        await db.scalars(select(TournamentInvite.user_id).where(TournamentInvite.tournament_id == t.id))
+    )
+    if invited_ids:
+        names.update(
+            (await db.execute(select(User.id, User.name).where(User.id.in_(invited_ids)))).tuples().all()
+        )
     withdrawn = {p.user_id for p in players if p.withdrawn_in is not None}
     rows = runner.compute_standings(t, tables, players) if t.status != TournamentStatus.SIGNUP else []
     standing_out = [
@@ -329,6 +415,8 @@ async def get_tournament(
         rounds_setting=t.rounds,
         advance=t.advance,
         group_size=t.group_size,
+        final_per_group=t.final_per_group,
+        group_rounds=runner.group_rounds(t),
         start_when_full=t.start_when_full,
         days_per_move=t.days_per_move,
         timeout_action=t.timeout_action,
@@ -345,6 +433,8 @@ async def get_tournament(
         signed_up=viewer_id is not None and any(p.user_id == viewer_id for p in players),
         is_creator=viewer_id == t.created_by,
         invite_token=t.invite_token if viewer_id == t.created_by else None,
+        invited=viewer_id in invited_ids,
+        invitations=sorted(names.get(u, "?") for u in invited_ids) if viewer_id == t.created_by else [],
     )
 
 
@@ -379,7 +469,10 @@ async def list_tournaments(
     shown: Any = Tournament.public.is_(True)
     if viewer_id is not None:
         mine = select(TournamentPlayer.tournament_id).where(TournamentPlayer.user_id == viewer_id)
-        shown = or_(shown, Tournament.created_by == viewer_id, Tournament.id.in_(mine))
+        invited = select(TournamentInvite.tournament_id).where(TournamentInvite.user_id == viewer_id)
+        shown = or_(
+            shown, Tournament.created_by == viewer_id, Tournament.id.in_(mine), Tournament.id.in_(invited)
+        )
     found = list(
         await db.scalars(
             select(Tournament)

@@ -6,12 +6,16 @@ who cannot be paired in the group floats down. A complete backtracking search gu
 that nobody meets an opponent twice while any pairing without a rematch exists; colour (the
 first seat: Felsental's dragon) is balanced by allocation, and a pairing that would give a
 player the same seat a third time running or a seat difference above two is avoided while
-another exists. With an odd number of players the lowest-ranked player who has not had a
-bye gets it (one point), provided the others can then be paired.
+another exists. Among the rest, the first pairing in the transposition order that denies the
+fewest players their colour preference is taken (FIDE C.04.3 C.12 and D.1; searched briefly
+for each count, so a large field cannot make it slow). With an odd number of players the
+lowest-ranked player who has not had a bye gets it (one point), provided the others can then
+be paired.
 
 No maintained Python library fitted: the PyPI Swiss pairing packages are unmaintained or
 wrap external binaries (bbpPairings, JaVaFo) the lock cannot install; so the rules are
-written here and tested by property (tests/services/test_tournament_pairing.py).
+written here and tested by property and against FIDE's published cases
+(tests/tournaments/test_pairing.py, tests/tournaments/test_fide_examples.py).
 """
 
 from __future__ import annotations
@@ -20,6 +24,11 @@ from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 
 FIRST, SECOND = 1, -1
+PREFERENCE_PASSES = 3
+"""Counts of denied colour preferences searched for (from the lower bound up) before the
+preferences stop binding."""
+PREFERENCE_STEPS_PER_PLAYER = 20
+"""Search steps per player for each of those passes (a large field must not take long)."""
 
 
 @dataclass
@@ -62,12 +71,24 @@ def pair_round(players: Sequence[SwissPlayer], *, max_steps: int = 200_000) -> S
     for strict_colours in (True, False):
         for bye in bye_candidates:
             rest = [p for p in ranked if p is not bye]
-            try:
-                found = _search(rest, strict_colours=strict_colours, allow_rematch=False, budget=[max_steps])
-            except _Budget:
-                found = None
-            if found is not None:
-                return SwissRound([_allocate(a, b) for a, b in found], bye.id if bye else None)
+            # Fewest players denied their colour preference first (C.04.3 C.12), each count
+            # searched briefly in the transposition order; then preferences no longer bind.
+            least = _fewest_denied(rest)
+            limits: list[int | None] = [*range(least, least + PREFERENCE_PASSES), None]
+            for limit in limits if strict_colours else [None]:
+                steps = max_steps if limit is None else PREFERENCE_STEPS_PER_PLAYER * len(rest) + 100
+                try:
+                    found = _search(
+                        rest,
+                        strict_colours=strict_colours,
+                        allow_rematch=False,
+                        budget=[steps],
+                        denials_left=limit,
+                    )
+                except _Budget:
+                    found = None
+                if found is not None:
+                    return SwissRound([_allocate(a, b) for a, b in found], bye.id if bye else None)
     # No pairing without a rematch exists: allow rematches (fewest by the search order).
     bye = bye_candidates[0]
     rest = [p for p in ranked if p is not bye]
@@ -77,9 +98,15 @@ def pair_round(players: Sequence[SwissPlayer], *, max_steps: int = 200_000) -> S
 
 
 def _search(
-    ranked: list[SwissPlayer], *, strict_colours: bool, allow_rematch: bool, budget: list[int]
+    ranked: list[SwissPlayer],
+    *,
+    strict_colours: bool,
+    allow_rematch: bool,
+    budget: list[int],
+    denials_left: int | None = None,
 ) -> list[tuple[SwissPlayer, SwissPlayer]] | None:
-    """Pairs for every player of ``ranked`` (in rank order), depth first in Dutch preference."""
+    """Pairs for every player of ``ranked`` (in rank order), depth first in Dutch preference;
+    ``denials_left``: how many more pairs may deny one player its colour preference."""
     if not ranked:
         return []
     budget[0] -= 1
@@ -95,10 +122,17 @@ def _search(
             continue
         if strict_colours and _colour_clash(top, candidate):
             continue
+        left = denials_left
+        if left is not None and _preference(top) is not None and _preference(top) == _preference(candidate):
+            if left == 0:
+                continue
+            left -= 1
         rest = [p for p in others if p is not candidate]
         if not allow_rematch and not _each_has_someone(rest):
             continue
-        found = _search(rest, strict_colours=strict_colours, allow_rematch=allow_rematch, budget=budget)
+        found = _search(
+            rest, strict_colours=strict_colours, allow_rematch=allow_rematch, budget=budget, denials_left=left
+        )
         if found is not None:
             return [(top, candidate), *found]
     return None
@@ -134,6 +168,24 @@ def _absolute(p: SwissPlayer) -> int | None:
     if p.colour_difference <= -2 or p.colours[-2:] == [SECOND, SECOND]:
         return FIRST
     return None
+
+
+def _preference(p: SwissPlayer) -> int | None:
+    """The seat a player would like next (C.04.3 A.6): absolute, strong (a difference of one
+    to make up) or mild (alternating from the last game); None before the first game."""
+    if not p.colours:
+        return None
+    if p.colour_difference != 0:
+        return SECOND if p.colour_difference > 0 else FIRST
+    return -p.colours[-1]
+
+
+def _fewest_denied(players: Sequence[SwissPlayer]) -> int:
+    """A lower bound of the pairs that deny someone its preference: the players wanting the
+    more wanted seat beyond those wanting the other one or nothing meet each other."""
+    wants = [_preference(p) for p in players]
+    first, second, free = wants.count(FIRST), wants.count(SECOND), wants.count(None)
+    return max(0, max(first, second) - min(first, second) - free) // 2
 
 
 def _allocate(a: SwissPlayer, b: SwissPlayer) -> tuple[int, int]:

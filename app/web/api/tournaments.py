@@ -29,6 +29,12 @@ class CreateTournamentIn(BaseModel):
         default=1, ge=1, le=9, description="Multi-player knockout: the best N of a table go on"
     )
     group_size: int | None = Field(default=None, ge=2, le=64, description="Round robin: players per group")
+    final_per_group: int | None = Field(
+        default=None,
+        ge=1,
+        le=service.MAX_FINAL_PER_GROUP,
+        description="Round robin: the best N of each group go on to a knockout final stage",
+    )
     signup_until: datetime | None = None
     start_when_full: bool = True
     days_per_move: int = Field(default=3, ge=1, le=14)
@@ -44,7 +50,7 @@ class SignupIn(BaseModel):
     invite_token: str | None = Field(default=None, max_length=200)
 
 
-@router.post("/tournaments", status_code=201, responses=errors(401, 422, 429))
+@router.post("/tournaments", status_code=201, responses=errors(401, 403, 422, 429))
 async def create_tournament(body: CreateTournamentIn, db: SessionDep, user: CurrentUser) -> CreatedOut:
     tournament_id = await service.create_tournament(
         db,
@@ -58,6 +64,7 @@ async def create_tournament(body: CreateTournamentIn, db: SessionDep, user: Curr
         places=body.places,
         advance=body.advance,
         group_size=body.group_size,
+        final_per_group=body.final_per_group,
         signup_until=body.signup_until,
         start_when_full=body.start_when_full,
         days_per_move=body.days_per_move,
@@ -65,6 +72,33 @@ async def create_tournament(body: CreateTournamentIn, db: SessionDep, user: Curr
         public=body.public,
     )
     return CreatedOut(id=tournament_id)
+
+
+class PolicyIn(BaseModel):
+    admins_only: bool
+
+
+class PolicyOut(BaseModel):
+    admins_only: bool
+    """The administrator's setting: only administrators create tournaments."""
+    may_create: bool
+    """Whether you may create one."""
+
+
+@router.get("/tournaments/policy")
+async def get_policy(db: SessionDep, user: OptionalUser) -> PolicyOut:
+    """Who may create tournaments on this server."""
+    return PolicyOut(
+        admins_only=await service.admins_only(db),
+        may_create=await service.may_create(db, user_id=user.id if user else None),
+    )
+
+
+@router.put("/tournaments/policy", responses=errors(401, 403))
+async def set_policy(body: PolicyIn, db: SessionDep, user: CurrentUser) -> PolicyOut:
+    """The administrator sets who may create tournaments (anyone, or only administrators)."""
+    await service.set_admins_only(db, admin_id=user.id, admins_only=body.admins_only)
+    return await get_policy(db, user)
 
 
 @router.get("/tournaments", responses=errors(422))
@@ -108,6 +142,18 @@ async def leave(
     name: Annotated[str | None, Query(max_length=40, description="The creator removes this player")] = None,
 ) -> None:
     await service.leave(db, tournament_id=tournament_id, user_id=user.id, name=name)
+
+
+class InviteIn(BaseModel):
+    name: str = Field(min_length=1, max_length=40)
+
+
+@router.post(
+    "/tournaments/{tournament_id}/invites", status_code=204, responses=errors(401, 403, 404, 409, 429)
+)
+async def invite(tournament_id: TournamentId, body: InviteIn, db: SessionDep, user: CurrentUser) -> None:
+    """The creator invites a player by name (who may then sign up without the link)."""
+    await service.invite(db, tournament_id=tournament_id, user_id=user.id, name=body.name)
 
 
 @router.post("/tournaments/{tournament_id}/start", status_code=204, responses=errors(401, 403, 404, 409))

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Form, Query, Request
 from starlette.responses import Response
 
 from app.engine.registry import all_games
-from app.services.errors import InvalidInput
+from app.services.errors import Forbidden, InvalidInput
 from app.services.tournaments import bracket, service
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 from app.web.pages.common import page, redirect, time_zone_of
@@ -32,11 +32,33 @@ async def list_page(
     listed = await service.list_tournaments(
         db, viewer_id=user.id if user else None, status=status, page=page_no, locale=locale
     )
-    return page(request, "tournaments/list.html", locale=locale, user=user, listed=listed, status=status)
+    return page(
+        request,
+        "tournaments/list.html",
+        locale=locale,
+        user=user,
+        listed=listed,
+        status=status,
+        may_create=await service.may_create(db, user_id=user.id if user else None),
+        admins_only=await service.admins_only(db) if user and user.is_admin else None,
+    )
+
+
+@router.post("/tournaments/policy")
+async def set_policy(
+    request: Request, db: SessionDep, user: CurrentUser, creators: Annotated[str, Form(max_length=8)]
+) -> Response:
+    """The administrator's setting, from the list page: ``anyone`` or ``admins``."""
+    if creators not in ("anyone", "admins"):
+        raise InvalidInput("tournaments are created by anyone or by administrators")
+    await service.set_admins_only(db, admin_id=user.id, admins_only=creators == "admins")
+    return redirect("/tournaments", request)
 
 
 @router.get("/tournaments/new")
-async def new_page(request: Request, user: CurrentUser, locale: Locale) -> Response:
+async def new_page(request: Request, db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
+    if not await service.may_create(db, user_id=user.id):
+        raise Forbidden(service.ADMINS_ONLY)
     games = [g for g in all_games() if g.info.max_players >= 2]
     return page(request, "tournaments/new.html", locale=locale, user=user, games=games)
 
@@ -53,6 +75,8 @@ async def create(
     places: Annotated[int, Form(ge=2, le=service.MAX_PLACES)] = 8,
     rounds: Annotated[int | None, Form(ge=1, le=service.MAX_ROUNDS)] = None,
     advance: Annotated[int, Form(ge=1, le=9)] = 1,
+    group_size: Annotated[int | None, Form(ge=2, le=64)] = None,
+    final_per_group: Annotated[int | None, Form(ge=1, le=service.MAX_FINAL_PER_GROUP)] = None,
     days_per_move: Annotated[int, Form(ge=1, le=14)] = 3,
     timeout_action: Annotated[str, Form(max_length=16)] = "forfeit",
     signup_until: Annotated[str, Form(max_length=20)] = "",
@@ -76,6 +100,8 @@ async def create(
         rounds=rounds,
         places=places,
         advance=advance,
+        group_size=group_size,
+        final_per_group=final_per_group,
         signup_until=deadline,
         start_when_full=deadline is None,
         days_per_move=days_per_move,
@@ -97,7 +123,11 @@ async def tournament_page(
     t = await service.get_tournament(
         db, tournament_id=tournament_id, viewer_id=user.id if user else None, locale=locale
     )
-    drawn = bracket.layout(t.rounds, t.advance) if t.format == "knockout" else None
+    drawn = None
+    if t.format == "knockout":
+        drawn = bracket.layout(t.rounds, t.advance)
+    elif t.final_per_group:  # the round robin's final stage is a bracket (its winners go on)
+        drawn = bracket.layout(t.rounds[t.group_rounds :], 1)
     return page(
         request,
         "tournaments/one.html",
@@ -126,6 +156,32 @@ async def sign_up(
 @router.post("/tournaments/{tournament_id}/leave")
 async def leave(request: Request, db: SessionDep, user: CurrentUser, tournament_id: int) -> Response:
     await service.leave(db, tournament_id=tournament_id, user_id=user.id)
+    return redirect(f"/tournaments/{tournament_id}", request)
+
+
+@router.post("/tournaments/{tournament_id}/remove")
+async def remove(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    tournament_id: int,
+    name: Annotated[str, Form(min_length=1, max_length=40)],
+) -> Response:
+    """The creator removes a sign-up before the start."""
+    await service.leave(db, tournament_id=tournament_id, user_id=user.id, name=name)
+    return redirect(f"/tournaments/{tournament_id}", request)
+
+
+@router.post("/tournaments/{tournament_id}/invite")
+async def invite(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    tournament_id: int,
+    name: Annotated[str, Form(min_length=1, max_length=40)],
+) -> Response:
+    """The creator invites a player by name."""
+    await service.invite(db, tournament_id=tournament_id, user_id=user.id, name=name)
     return redirect(f"/tournaments/{tournament_id}", request)
 
 
