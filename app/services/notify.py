@@ -9,6 +9,7 @@ mail however many moves it takes. Mails go out later from the background task
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +23,7 @@ from app.db.types import utcnow
 from app.services import live, results
 from app.services._db import use_case
 from app.services._rows import game_title, load_seats, user_names
+from app.services.errors import InvalidInput
 from app.services.play_schemas import BadgeOut, NotificationOut
 
 YOUR_TURN = records.YOUR_TURN
@@ -31,6 +33,16 @@ DRAW_OFFERED = "draw_offered"
 VOTE_OPEN = "vote_open"
 MAILED_KINDS = frozenset({YOUR_TURN, MATCH_ENDED, INVITED})
 LIST_LIMIT = 50
+MAX_PAGE = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class NotificationPage:
+    """One page of a user's notification lines: ``more``, an older page exists."""
+
+    items: list[NotificationOut]
+    page: int
+    more: bool
 
 
 async def record_turn(db: AsyncSession, match: Match, seats: Sequence[MatchSeat]) -> set[int]:
@@ -170,12 +182,17 @@ async def badge(db: AsyncSession, *, user_id: int) -> BadgeOut:
 
 
 @use_case
-async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "en") -> list[NotificationOut]:
-    """One line per match, the newest first: the match's newest notification.
+async def list_notifications(
+    db: AsyncSession, *, user_id: int, locale: str = "en", page: int = 1
+) -> NotificationPage:
+    """One line per match, the newest first: the match's newest notification; ``LIST_LIMIT``
+    lines a page (``page`` counts from 1).
 
     A line is unread while any notification of its match is; a match that has ended says
     who won and how.
     """
+    if not 1 <= page <= MAX_PAGE:
+        raise InvalidInput(f"a page is a number from 1 to {MAX_PAGE}")
     unread = func.sum(case((Notification.read_at.is_(None), 1), else_=0))
     newest = (
         select(func.max(Notification.id).label("id"), unread.label("unread"))
@@ -189,10 +206,12 @@ async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "e
             .join(newest, newest.c.id == Notification.id)
             .join(Match, Match.id == Notification.match_id)
             .order_by(Notification.id.desc())
-            .limit(LIST_LIMIT)
+            .offset((page - 1) * LIST_LIMIT)
+            .limit(LIST_LIMIT + 1)
         )
     ).tuples()
     lines = list(rows)
+    more, lines = len(lines) > LIST_LIMIT, lines[:LIST_LIMIT]
     ended = [m for n, _, m in lines if n.kind == MATCH_ENDED]
     seats = await load_seats(db, [m.id for m in ended])
     names = await user_names(db, [s for rows in seats.values() for s in rows])
@@ -206,7 +225,7 @@ async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "e
         from app.services.tournaments import notices  # tournaments build on this module
 
         told = await notices.describe(db, user_id, tournament_lines)
-    return [
+    items = [
         NotificationOut(
             id=n.id,
             kind=n.kind,
@@ -220,6 +239,7 @@ async def list_notifications(db: AsyncSession, *, user_id: int, locale: str = "e
         )
         for n, unread_count, match in lines
     ]
+    return NotificationPage(items, page, more)
 
 
 @use_case

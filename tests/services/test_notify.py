@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.async_play import Notification
 from app.services import admin, clocks, conclusions, lobby, mail, notify, play
 from app.services._rows import load_seats
+from app.services.errors import InvalidInput
 from app.services.schemas import UserOut
 from tests.conftest import MakeUser
 from tests.services.async_support import (
@@ -56,10 +58,10 @@ async def test_one_notification_per_waiting_period_and_a_live_badge(
     assert badge.your_turn >= 1 and badge.unread >= 1
     assert (await notify.badge(db, user_id=alice.id)).your_turn == 0
 
-    listed = await notify.list_notifications(db, user_id=bob.id)
+    listed = (await notify.list_notifications(db, user_id=bob.id)).items
     assert [(n.kind, n.match_id, n.read) for n in listed][:1] == [("your_turn", match_id, False)]
     assert await notify.mark_read(db, user_id=bob.id, match_id=match_id) == 1  # joining read the invitation
-    assert (await notify.list_notifications(db, user_id=bob.id))[0].read
+    assert (await notify.list_notifications(db, user_id=bob.id)).items[0].read
 
     await _pass_turn(db, match_id)  # alice's second waiting period: a second notification
     assert await notification_kinds(db, alice.id, match_id) == ["your_turn", "your_turn"]
@@ -189,18 +191,18 @@ async def test_one_match_shows_one_line(db: AsyncSession, make_user: MakeUser) -
     assert await notification_kinds(db, bob.id, first) == ["invited", "your_turn", "your_turn", "your_turn"]
 
     # Alice is to act in both: one unread line per match, not one per row.
-    listed = await notify.list_notifications(db, user_id=alice.id)
+    listed = (await notify.list_notifications(db, user_id=alice.id)).items
     assert [(n.match_id, n.kind, n.read) for n in listed] == [
         (second, "your_turn", False),
         (first, "your_turn", False),
     ]
     assert (await notify.badge(db, user_id=alice.id)).unread == 2  # two matches, not six rows
     await notify.mark_read(db, user_id=alice.id, match_id=first)
-    listed = await notify.list_notifications(db, user_id=alice.id)
+    listed = (await notify.list_notifications(db, user_id=alice.id)).items
     assert [(n.match_id, n.read) for n in listed] == [(second, False), (first, True)]
     assert (await notify.badge(db, user_id=alice.id)).unread == 1
     # Bob played every turn (and answered his invitations by joining): nothing is unread.
-    listed = await notify.list_notifications(db, user_id=bob.id)
+    listed = (await notify.list_notifications(db, user_id=bob.id)).items
     assert [(n.match_id, n.kind, n.read) for n in listed] == [
         (second, "your_turn", True),
         (first, "your_turn", True),
@@ -216,7 +218,7 @@ async def test_the_match_ended_line_says_who_won_and_how(db: AsyncSession, make_
     final = await play_to_the_end(db, played, [alice, carol], seed=3)
     assert final.outcome is not None
 
-    lines = {n.match_id: n for n in await notify.list_notifications(db, user_id=alice.id)}
+    lines = {n.match_id: n for n in (await notify.list_notifications(db, user_id=alice.id)).items}
     assert lines[resigned].kind == "match_ended"
     assert (lines[resigned].winners, lines[resigned].resigned, lines[resigned].conclusion) == (
         [alice.name],
@@ -248,7 +250,7 @@ async def test_an_invited_player_who_played_the_turn_has_no_unread_line(
     await _play_a_turn(db, table.id, acting)
     await _play_a_turn(db, table.id, waiting)
 
-    [line] = await notify.list_notifications(db, user_id=bob.id)
+    [line] = (await notify.list_notifications(db, user_id=bob.id)).items
     assert (line.match_id, line.kind, line.read) == (table.id, "your_turn", True)
     assert (await notify.badge(db, user_id=bob.id)).unread == 0
 
@@ -257,3 +259,19 @@ async def test_an_invited_player_who_played_the_turn_has_no_unread_line(
     )
     await lobby.leave_match(db, match_id=declined.id, user_id=bob.id)
     assert await _unread(db, bob.id, declined.id, notify.INVITED) == 0
+
+
+async def test_notification_lines_come_a_page_at_a_time(
+    db: AsyncSession, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every line can be reached: three matches' lines make two pages of two (fifty in use)."""
+    monkeypatch.setattr(notify, "LIST_LIMIT", 2)
+    alice, bob = await make_user(), await make_user()
+    started = [await start_toy_match(db, [alice, bob]) for _ in range(3)]  # alice starts each
+    first = await notify.list_notifications(db, user_id=alice.id)
+    second = await notify.list_notifications(db, user_id=alice.id, page=2)
+    assert [n.match_id for n in first.items] == started[:0:-1] and first.more and first.page == 1
+    assert [n.match_id for n in second.items] == started[:1] and not second.more
+    for wrong in (0, notify.MAX_PAGE + 1):
+        with pytest.raises(InvalidInput):
+            await notify.list_notifications(db, user_id=alice.id, page=wrong)

@@ -47,7 +47,7 @@ async def test_round_started_and_tournament_ended_are_notified_and_mailed_in_bot
         [first_match, _] = await round_matches(db, tid, 1)
         table = next(table for table in t.rounds[0].tables if table.match_id == first_match)
         me = next(u for u in players if u.name == table.players[0])
-        lines = await notify.list_notifications(db, user_id=me.id)
+        lines = (await notify.list_notifications(db, user_id=me.id)).items
         [paired] = [n for n in lines if n.kind == "t_paired" and n.match_id == first_match]
         assert paired.tournament_id == tid and paired.round == 1 and paired.tournament_name == "Herbstpokal"
         assert paired.opponents == [table.players[1]]
@@ -65,7 +65,7 @@ async def test_round_started_and_tournament_ended_are_notified_and_mailed_in_bot
         await play_all(db, tid, users, seed=3)
         t = await service.get_tournament(db, tournament_id=tid, viewer_id=None)
         assert t.status == "finished"
-        lines = await notify.list_notifications(db, user_id=german.id)
+        lines = (await notify.list_notifications(db, user_id=german.id)).items
         [ended] = [n for n in lines if n.kind == "t_ended"]
         assert ended.podium == t.podium and len(ended.podium) == 3
         await mail.send_pending(sessionmaker, settings)

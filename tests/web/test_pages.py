@@ -193,6 +193,10 @@ async def test_my_matches_page_and_order_switch(toy_match: ToyMatch) -> None:
     for wrong in ("0", "x", "10001"):
         assert (await m.mover.get(f"/matches?page={wrong}")).status_code == 422
         assert (await m.mover.get(f"/api/me/matches?finished_page={wrong}")).status_code == 422
+        assert (await m.mover.get(f"/notifications?page={wrong}")).status_code == 422
+        assert (await m.mover.get(f"/api/me/notifications?page={wrong}")).status_code == 422
+    assert (await m.mover.get("/api/me/notifications?page=2")).json() == []
+    assert 'id="notifications"' in (await m.mover.get("/notifications?page=2")).text
     mine = (await m.mover.get("/api/me/matches?finished_page=2")).json()
     assert mine["finished"] == [] and mine["finished_page"] == 2 and mine["finished_more"] is False
 

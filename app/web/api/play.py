@@ -72,9 +72,15 @@ async def rematch(db: SessionDep, user: CurrentUser, limits: LimitsDep, match_id
     return await conclusions.rematch(db, match_id=match_id, user_id=user.id, limits=limits)
 
 
-@router.get("/me/notifications", responses=errors(401, takes_input=False))
-async def my_notifications(db: SessionDep, user: CurrentUser, locale: Locale) -> list[NotificationOut]:
-    return await notify.list_notifications(db, user_id=user.id, locale=locale)
+@router.get("/me/notifications", responses=errors(401))
+async def my_notifications(
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    page: Annotated[int, Query(ge=1, le=notify.MAX_PAGE)] = 1,
+) -> list[NotificationOut]:
+    """One page of the notification lines, the newest first; an empty page after the last."""
+    return (await notify.list_notifications(db, user_id=user.id, locale=locale, page=page)).items
 
 
 @router.get("/me/badge", responses=errors(401, takes_input=False))

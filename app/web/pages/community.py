@@ -78,9 +78,15 @@ async def ranking_page(
 
 
 @router.get("/notifications")
-async def notifications_page(request: Request, db: SessionDep, user: CurrentUser, locale: Locale) -> Response:
-    items = await notify.list_notifications(db, user_id=user.id, locale=locale)
-    return page(request, "play/notifications.html", locale=locale, user=user, items=items)
+async def notifications_page(
+    request: Request,
+    db: SessionDep,
+    user: CurrentUser,
+    locale: Locale,
+    page_number: Annotated[int, Query(alias="page", ge=1, le=notify.MAX_PAGE)] = 1,
+) -> Response:
+    lines = await notify.list_notifications(db, user_id=user.id, locale=locale, page=page_number)
+    return page(request, "play/notifications.html", locale=locale, user=user, lines=lines)
 
 
 @router.post("/notifications/read")
