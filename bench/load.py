@@ -16,6 +16,9 @@
   view. After a committing answer, the next seat acts as soon as its stream brings it the new
   version.
 
+With ``Shape.pages`` the same tables play through the pages (``page_view`` reads what a seat
+needs from the area's HTML: its version, whether it acts, the moves on its buttons, Confirm).
+
 Measured (one monotonic clock): every decision's answer time (the mover's latency); for every
 committed version, the time from the start of the mover's request until each other seat's stream
 delivered a view of that version or later. Only what ends inside the window counts.
@@ -28,12 +31,14 @@ import bisect
 import contextlib
 import math
 import random
+import re
 import secrets
 import sys
 import time
 from collections import Counter, defaultdict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from html import unescape
 from typing import Any, TypeVar
 
 import orjson
@@ -62,6 +67,11 @@ class Shape:
     confirm_in_move: bool = False
     """Send ``"confirm": true`` with each move: a move that leaves nothing but confirm ends the
     turn in the same request (the "no confirmation" preference); otherwise confirm is a request."""
+    pages: bool = False
+    """Play through the pages instead of the JSON API: the form POSTs a click sends (htmx
+    headers, the answer is the board area's HTML), every seat on ``/sse/live?m=ID&me=1`` (the
+    pushed areas and badges every tab receives); the confirm in the move is then the user's
+    "confirm my turn by itself" setting."""
 
 
 @dataclass(frozen=True)
@@ -195,12 +205,21 @@ class Table:
     async def _listen(self, seat: Seat, match_id: int, ready: asyncio.Event) -> None:
         arrivals = self.rec.arrivals[(match_id, seat.account.user_id)]
         stream = Connection(HOST, seat.port, seat.account.headers)
+        pages = self.shape.pages
+        path = f"/sse/live?m={match_id}&me=1" if pages else f"/api/live?match={match_id}"
         try:
-            async for event, data in stream.sse(f"/api/live?match={match_id}"):
-                if event != "view":
+            async for event, data in stream.sse(path):
+                if pages and event == "hello":
+                    ready.set()  # the seat read its area before (the page it loaded)
+                    continue
+                if event != ("area" if pages else "view"):
                     continue
                 when = time.perf_counter()
-                view = orjson.loads(data)
+                if pages:
+                    pushed = orjson.loads(data)
+                    view = page_view(pushed["area"])
+                else:
+                    view = orjson.loads(data)
                 arrivals.append((view["version"], when))
                 seat.take(view)
                 ready.set()
@@ -213,6 +232,11 @@ class Table:
     async def play(self, match_id: int, stop_at: Callable[[], float]) -> None:
         for seat in self.seats:
             seat.view, seat.log_seq = None, 0
+            if self.shape.pages:  # the page a player opens, then its stream
+                area = await seat.conn.request("GET", f"/matches/{match_id}/area", headers=_HTMX)
+                if area.status != 200:
+                    raise HttpError(f"area: {area.status} {area.body[:200]!r}")
+                seat.take(page_view(area.body.decode()))
         readies = [asyncio.Event() for _ in self.seats]
         listeners = [
             asyncio.create_task(self._listen(seat, match_id, ready))
@@ -267,14 +291,29 @@ class Table:
         )
         started = time.perf_counter()
         try:
-            answer = await actor.conn.request("POST", path, body)
+            if self.shape.pages:
+                form = {k: str(v) for k, v in body.items() if k != "confirm"}
+                form["csrf_token"] = actor.account.csrf
+                answer = await actor.conn.request("POST", path[4:], headers=_HTMX, form=form)
+            else:
+                answer = await actor.conn.request("POST", path, body)
         except (HttpError, OSError):
             self.rec.errors["decision transport"] += 1
             await asyncio.sleep(0.1)
             return
         answered = time.perf_counter()
+        if answer.status in (200, 409) and self.shape.pages:
+            area = page_view(answer.body.decode())
+            if answer.status == 200:
+                committed = area["version"] % VERSION_SPAN == 0
+                result = {"match": area, "committed": committed, "version": area["version"]}
+            else:
+                self.rec.stale += 1
+                actor.take(area, force=True)
+                return
         if answer.status == 200:
-            result = answer.json()
+            if not self.shape.pages:
+                result = answer.json()
             actor.take(result["match"], force=True)
             self.rec.decisions.append((started, answered, bool(result["committed"])))
             self.rec.answer_bytes.append(len(answer.body))
@@ -309,6 +348,37 @@ def decision(
     if confirm_in_move:
         body["confirm"] = True
     return f"/api/matches/{match_id}/moves", body
+
+
+_HTMX = {"HX-Request": "true"}
+_AREA = re.compile(r'<div id="match-area" data-match="\d+" data-version="(\d+)" data-status="(\w+)"')
+_MOVE = re.compile(r'data-move="([^"]*)"')
+_CONFIRM = re.compile(r'data-match-action="confirm" (disabled)?')
+_LOGGED = re.compile(r'<li class="log-entry([^"]*)"[^>]*? data-seq="(\d+)"')
+
+
+def page_view(html: str) -> dict[str, Any]:
+    """What a seat reads off its board area (a page's answer or push), shaped as the JSON view
+    the rest of the load uses: version, status, whether it acts, the moves its buttons carry,
+    Confirm, and the newest committed log seq it holds."""
+    found = _AREA.search(html)
+    if found is None:
+        raise HttpError(f"no board area in {html[:200]!r}")
+    acting = 'class="your-turn"' in html
+    legal = list(dict.fromkeys(unescape(m) for m in _MOVE.findall(html))) if acting else []
+    confirm = _CONFIRM.search(html)
+    can_confirm = acting and confirm is not None and confirm.group(1) is None
+    seqs = [int(seq) for classes, seq in _LOGGED.findall(html) if "pending" not in classes.split()]
+    return {
+        "version": int(found.group(1)),
+        "status": found.group(2),
+        "viewer_seat": 0,
+        "to_act": [0] if acting else [],
+        "legal": legal + (["confirm"] if can_confirm else []),
+        "can_confirm": can_confirm,
+        "log": [],
+        "log_after": max(seqs, default=0),
+    }
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -401,6 +471,17 @@ async def register_many(port: int, count: int) -> list[Account]:
     return accounts
 
 
+async def _auto_confirm(port: int, account: Account, on: bool) -> None:
+    conn = Connection(HOST, port, account.headers)
+    try:
+        form = {"csrf_token": account.csrf, "auto_confirm": "1" if on else "", "language": "en"}
+        answer = await conn.request("POST", "/settings", form=form)
+        if answer.status != 200:
+            raise HttpError(f"settings: {answer.status} {answer.body[:200]!r}")
+    finally:
+        await conn.aclose()
+
+
 async def run(
     port: int,
     shape: Shape,
@@ -425,6 +506,8 @@ async def run(
         for _ in range(ahead):
             table.matches.append(await table.make_match())
 
+    if shape.pages:  # the pages confirm in the move by the user's setting
+        await _bounded([_auto_confirm(port, a, shape.confirm_in_move) for a in accounts], 8)
     await _bounded([fill(t) for t in tables], 8)
 
     # One GET per table, one after another, before the streams open: the app makes its move-path

@@ -45,6 +45,8 @@ class RunFigures:
     notes: dict[str, object] = field(default_factory=dict)
     confirm_in_move: bool = False
     """Drachenhort: moves sent with ``"confirm": true`` (a decision per turn, mostly)."""
+    pages: bool = False
+    """Drachenhort: played through the pages (form POSTs, ``/sse/live``), not the JSON API."""
 
 
 @dataclass
@@ -126,6 +128,7 @@ async def drachenhort(
 
     return RunFigures(
         confirm_in_move=shape.confirm_in_move,
+        pages=shape.pages,
         system="drachenhort",
         tables=shape.tables,
         workers=workers,

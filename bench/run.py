@@ -6,7 +6,12 @@
 3. the move path under the closed loop of issue 12 (``bench/load.py``): Draco, M tables x 3
    seats, real users, the other seats on ``/api/live``; at 10 x 3 and 50 x 3 with 1 and 2
    uvicorn workers, each run followed by boardgame.io 0.50.2 + PostgreSQL at the same shape
-   (``bench/peer.py``), so every ratio Drachenhort / boardgame.io is of two runs side by side;
+   (``bench/peer.py``), so every ratio Drachenhort / boardgame.io is of two runs side by side
+   (both confirm modes: the confirm as a request of its own, and sent in the move; issue 24.4's
+   targets ≥ 1.0× and ≥ 1.5× are printed beside them); with 1 worker the same load then goes
+   through the pages (form POSTs as a click sends them, every seat on ``/sse/live``), its
+   server CPU per decision printed beside the JSON run's of the same mode (target ≤ 1.5×).
+   Issue 24.4's figures alone: ``bench/run.py --only load --workers 1 --tables 10 50``;
 4. the answer of a long Drachenland match: size and server time at decision 1 vs ~2,000
    (``bench/longmatch.py``);
 5. a replay step of a finished Drachenland match of ~2,900 steps: CPU and bytes at step 10,
@@ -110,7 +115,11 @@ def run_row(f: RunFigures) -> tuple[str, ...]:
 
 
 def _mode(f: RunFigures) -> str:
-    return " +confirm" if f.confirm_in_move else ""
+    return (" pages" if f.pages else "") + (" +confirm" if f.confirm_in_move else "")
+
+
+TARGET = {False: 1.0, True: 1.5}
+"""Issue 24.4: committed turns/s against the peer, confirm apart and confirm in the move."""
 
 
 def ratio_row(ours: RunFigures, theirs: RunFigures) -> tuple[str, ...]:
@@ -120,11 +129,27 @@ def ratio_row(ours: RunFigures, theirs: RunFigures) -> tuple[str, ...]:
     return (
         f"{ours.tables}×3 w{ours.workers}{_mode(ours)}",
         ratio(ours.turns_per_s, theirs.turns_per_s),
+        f"≥ {TARGET[ours.confirm_in_move]:.1f}×" if ours.workers == 1 and not ours.pages else "",
         ratio(ours.server_ms_per_decision, theirs.server_ms_per_decision),
         ratio(ours.server_ms_per_turn, theirs.server_ms_per_turn),
         ratio(ours.pg_all_ms_per_turn, theirs.pg_all_ms_per_turn),
         ratio(ours.others_ms[1], theirs.others_ms[1]),
         f"{ours.loadavg[0]:.1f}/{theirs.loadavg[0]:.1f}",
+    )
+
+
+def pages_row(json_run: RunFigures, pages_run: RunFigures) -> tuple[str, ...]:
+    def ratio(a: float, b: float) -> str:
+        return "–" if not b or math.isnan(a) or math.isnan(b) else f"{a / b:.2f}×"
+
+    return (
+        f"{json_run.tables}×3 w{json_run.workers}{_mode(json_run)}",
+        f"{_num(json_run.server_ms_per_decision, 2)} / {_num(pages_run.server_ms_per_decision, 2)}",
+        ratio(pages_run.server_ms_per_decision, json_run.server_ms_per_decision),
+        f"{_num(json_run.server_ms_per_turn, 2)} / {_num(pages_run.server_ms_per_turn, 2)}",
+        ratio(pages_run.server_ms_per_turn, json_run.server_ms_per_turn),
+        f"{_num(json_run.turns_per_s)} / {_num(pages_run.turns_per_s)}",
+        f"{_ms(json_run.others_ms)} / {_ms(pages_run.others_ms)}",
     )
 
 
@@ -160,6 +185,9 @@ def main() -> None:
         default="both",
         help="Drachenhort's mover: confirm as its own request, sent with the move, or both (default)",
     )
+    parser.add_argument(
+        "--no-pages", action="store_true", help="no runs through the pages (form POSTs, /sse/live)"
+    )
     parser.add_argument("--only", choices=["engines", "census", "load", "long", "replay"], nargs="+")
     parser.add_argument("--json", type=Path, help="also write the raw figures here")
     parser.add_argument(
@@ -189,6 +217,7 @@ def main() -> None:
         raw["census"] = [{"workers": c.workers, **{k: c.per(k) for k in census.KINDS}} for c in censuses]
 
     pairs: list[tuple[RunFigures, RunFigures | None]] = []
+    page_pairs: list[tuple[RunFigures, RunFigures]] = []
     if "load" in parts:
         why_not = "--no-peer" if args.no_peer else peer.available()
         if why_not is None:
@@ -217,6 +246,22 @@ def main() -> None:
                         elif confirm_in_move == modes[0]:
                             theirs = None
                     pairs += [(figures, theirs) for figures in ours if figures is not None]
+                    if workers != 1 or args.no_pages:
+                        continue
+                    # The same load through the pages, beside the JSON run of its confirm mode.
+                    for confirm_in_move, json_run in zip(modes, ours, strict=True):
+                        shape = load.Shape(
+                            tables=count,
+                            seconds=seconds,
+                            warmup=3.0 if args.quick else 4.0,
+                            confirm_in_move=confirm_in_move,
+                            pages=True,
+                        )
+                        how = "confirm in the move" if confirm_in_move else "confirm apart"
+                        progress(f"drachenhort pages {count}×3, 1 worker, {how}, {seconds:.0f} s")
+                        through_pages = _attempt(measure.drachenhort(shape, 1, users, LOG_DIR))
+                        if through_pages is not None and json_run is not None:
+                            page_pairs.append((json_run, through_pages))
             if args.profile:
                 progress(f"profiled drachenhort 10×3, 1 worker -> {args.profile}")
                 shape = load.Shape(tables=10, seconds=seconds, confirm_in_move=modes[-1])
@@ -227,6 +272,7 @@ def main() -> None:
         finally:
             asyncio.run(users.drop())
         raw["runs"] = [[asdict(a), asdict(b) if b else None] for a, b in pairs]
+        raw["pages"] = [[asdict(a), asdict(b)] for a, b in page_pairs]
         if why_not is not None:
             progress(f"peer not run: {why_not}")
 
@@ -273,7 +319,7 @@ def main() -> None:
             "closed loop, zero think time: Draco, 3 seats (Drachenhort; +confirm: moves sent with"
             ' "confirm": true); cards, 3 seats (boardgame.io + bgio-postgres)',
             RUN_HEADER,
-            [run_row(f) for f in _in_run_order(pairs)],
+            [run_row(f) for f in _in_run_order(pairs)] + [run_row(b) for _, b in page_pairs],
         )
         compared = [(a, b) for a, b in pairs if b is not None]
         if compared:
@@ -282,6 +328,7 @@ def main() -> None:
                 (
                     "shape",
                     "turns/s",
+                    "target",
                     "server CPU/decision vs /move",
                     "server CPU/turn vs /move",
                     "all-postgres CPU/turn vs /move",
@@ -290,7 +337,24 @@ def main() -> None:
                 ),
                 [ratio_row(a, b) for a, b in compared],
             )
-        notes = [(run_row(a)[0], json.dumps(a.notes, default=str)) for a, _ in pairs]
+    if page_pairs:
+        print_table(
+            "the same load through the pages (htmx form POSTs, the /sse/live area and badge pushes)"
+            " beside the JSON API (/api/live views), JSON / pages; target: pages ≤ 1.5× the JSON CPU",
+            (
+                "shape",
+                "server ms/decision",
+                "pages ÷ JSON",
+                "server ms/turn",
+                "pages ÷ JSON",
+                "turns/s",
+                "others p50/p95/p99 ms",
+            ),
+            [pages_row(a, b) for a, b in page_pairs],
+        )
+    if pairs:
+        runs = [*(a for a, _ in pairs), *(b for _, b in page_pairs)]
+        notes = [(run_row(a)[0], json.dumps(a.notes, default=str)) for a in runs]
         print_table("notes (Drachenhort runs)", ("run", "notes"), notes)
     if long_figures:
         print_table(

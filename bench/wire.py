@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
+from urllib.parse import urlencode
 
 import orjson
 
@@ -46,23 +47,40 @@ class Connection:
             self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
         return self._reader, self._writer
 
-    def _head(self, method: str, path: str, body: bytes | None, extra: Mapping[str, str] | None) -> bytes:
+    def _head(
+        self,
+        method: str,
+        path: str,
+        body: bytes | None,
+        extra: Mapping[str, str] | None,
+        content_type: str = "application/json",
+    ) -> bytes:
         lines = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
         for name, value in {**self.headers, **(extra or {})}.items():
             lines.append(f"{name}: {value}")
         if body is not None:
-            lines.append("Content-Type: application/json")
+            lines.append(f"Content-Type: {content_type}")
             lines.append(f"Content-Length: {len(body)}")
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
     async def request(
-        self, method: str, path: str, payload: Any = None, headers: Mapping[str, str] | None = None
+        self,
+        method: str,
+        path: str,
+        payload: Any = None,
+        headers: Mapping[str, str] | None = None,
+        *,
+        form: Mapping[str, str] | None = None,
     ) -> Answer:
+        """``payload`` goes as JSON, ``form`` as a browser's form (urlencoded)."""
+        content_type = "application/json"
         body = None if payload is None else orjson.dumps(payload)
+        if form is not None:
+            body, content_type = urlencode(form).encode(), "application/x-www-form-urlencoded"
         for attempt in (1, 2):
             reader, writer = await self._open()
             try:
-                writer.write(self._head(method, path, body, headers) + (body or b""))
+                writer.write(self._head(method, path, body, headers, content_type) + (body or b""))
                 status, answer_headers = await _read_head(reader)
                 content = b"" if status in (204, 304) else await _read_body(reader, answer_headers)
             except (ConnectionError, asyncio.IncompleteReadError, HttpError) as error:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 
 MatchStatusName = Literal["open", "active", "finished", "aborted", "cancelled"]
 
@@ -133,6 +133,19 @@ class MoveResult(_Out):
     version: int
     committed: bool
     match: MatchView
+    _json: str | None = PrivateAttr(default=None)
+    """The answer as JSON when the move path made it already (``answer_json``)."""
+
+    def answer_json(self) -> str:
+        """This answer as the JSON API sends it (made once: the move path writes the same text
+        into the stored answer)."""
+        return self._json if self._json is not None else self.model_dump_json()
+
+    def __eq__(self, other: object) -> bool:
+        """The same answer, whether or not its JSON was made already."""
+        if not isinstance(other, MoveResult):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
 
 
 class ReplayView(_Out):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import random
 
 import pytest
 from sqlalchemy import func, select
@@ -584,3 +585,32 @@ def test_the_log_items_render_as_the_jinja_loop_did(locale: str) -> None:
     for log in logs:
         expected = env.from_string(_LOG_LOOP).render(log=log)
         assert through_python.render(items=log_items(log, locale)) == expected
+
+
+async def test_a_decision_answers_with_the_json_pydantic_makes_of_it(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    """The move path serialises an answer once (for the stored answer and the API's) and splices
+    the log back in: byte for byte what pydantic makes of the whole answer, pending, committed
+    and at the end of the match; a stored answer given again says the same."""
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    users, chooser, seen = [alice, bob], random.Random(3), 0
+    kinds: set[tuple[bool, bool]] = set()
+    for _ in range(500):
+        spectator = await _view(db, match_id, None)
+        if spectator.status != "active":
+            break
+        user = users[spectator.to_act[0]]
+        view = await _view(db, match_id, user)
+        request_id = new_request_id()
+        args = {"match_id": match_id, "user_id": user.id, "request_id": request_id, "locale": "en"}
+        move = chooser.choice(view.legal)
+        answer = await play.submit_move(
+            db, move=move, expected_version=view.version, log_after=seen or None, **args
+        )  # type: ignore[arg-type]
+        assert answer.answer_json() == answer.model_dump_json()
+        again = await play.submit_move(db, move=move, expected_version=view.version, **args)  # type: ignore[arg-type]
+        assert again == answer and again.answer_json() == answer.model_dump_json()
+        kinds.add((answer.committed, answer.match.outcome is not None))
+        seen = max([seen] + [e.seq for e in answer.match.log if not e.pending])
+    assert kinds == {(False, False), (True, False), (True, True)}, "pending, committed, the end"

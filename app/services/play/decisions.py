@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 import orjson
+from pydantic import TypeAdapter
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.matches import VERSION_SPAN, public_version
@@ -54,6 +55,7 @@ from app.services.errors import (
 )
 from app.services.live import Nudge
 from app.services.play import loaded as kept
+from app.services.play import pushes
 from app.services.play.loaded import LoadedMatch, pending_json
 from app.services.play.log import LoggedRow, logged, visible
 from app.services.play.standings import RESIGNED, resigned_last
@@ -62,6 +64,7 @@ from app.services.schemas import LogEntry, MoveResult
 from app.services.tournaments import hooks as tournament_hooks
 
 Action = Literal["move", "undo", "confirm"]
+_LOG = TypeAdapter(list[LogEntry])
 
 
 class ServerRequestId(str):
@@ -305,6 +308,10 @@ def _plan(loaded: LoadedMatch, seat: Seat, request: _Request, step: _Step) -> _P
     after = kept.advanced(loaded, new_row, new_turn, step.current, new_rows)
     view = match_view(after, seat, request.locale, log_after=request.log_after)
     answer = MoveResult.model_construct(version=view.version, committed=bool(committed), match=view)
+    stored, match_json = _serialised(answer, after, request.locale)
+    if committed:
+        # The mover's own stream pushes this very view of the new version: made once.
+        pushes.keep_json_view(after, seat, request.locale, request.log_after, match_json)
     write = DecisionWrite(
         match_id=row.id,
         seen=row.version,
@@ -313,7 +320,7 @@ def _plan(loaded: LoadedMatch, seat: Seat, request: _Request, step: _Step) -> _P
         user_id=request.user_id,
         now=now,
         pending=pending,
-        answer=_stored_form(answer, after, request.locale),
+        answer=stored,
         commit=commit,
     )
     return _Plan(write, after, answer, nudges)
@@ -364,12 +371,16 @@ def _with_standings(row: MatchRow, commit: Commit) -> Any:
 # --- answers under request ids ---------------------------------------------------------
 
 
-def _stored_form(answer: MoveResult, after: LoadedMatch, locale: str) -> str:
-    """The answer as stored under its request id (JSON): the committed log lines by reference.
+def _serialised(answer: MoveResult, after: LoadedMatch, locale: str) -> tuple[str, str]:
+    """The answer as stored under its request id, and its match as the API sends it (JSON).
 
-    Logged rows never change and their lines depend only on the viewer and the locale, so
-    the seq range shown (and the pending lines, which are not logged) rebuilds the very same
-    answer; storing the lines would make the stored answers grow with the match.
+    Stored, the committed log lines are kept by reference: logged rows never change and their
+    lines depend only on the viewer and the locale, so the seq range shown (and the pending
+    lines, which are not logged) rebuilds the very same answer; storing the lines would make
+    the stored answers grow with the match. The match is serialised once, without its log, for
+    both: the API's answer (``MoveResult.answer_json``) is that text with the log put back in
+    its place (before ``log_after``, the field after it), byte for byte what pydantic makes
+    of the whole answer.
     """
     view = answer.match
     shown = {
@@ -381,8 +392,13 @@ def _stored_form(answer: MoveResult, after: LoadedMatch, locale: str) -> str:
     # Serialised by pydantic-core straight to text, then joined: no dicts in between.
     match = view.model_dump_json(exclude={"log"})
     committed = "true" if answer.committed else "false"
-    log = orjson.dumps(shown).decode()
-    return f'{{"version":{answer.version},"committed":{committed},"match":{match},"log":{log}}}'
+    head = f'{{"version":{answer.version},"committed":{committed},"match":'
+    stored = f'{head}{match},"log":{orjson.dumps(shown).decode()}}}'
+    # The fields after log_after (outcome, created_by, waiting_since) hold no user text.
+    at = match.rindex(',"log_after":')
+    whole = f'{match[:at]},"log":{_LOG.dump_json(view.log).decode()}{match[at:]}'
+    answer._json = f"{head}{whole}}}"
+    return stored, whole
 
 
 async def _stored_answer(db: AsyncSession, used: Answered, user_id: int) -> MoveResult:

@@ -42,4 +42,9 @@ def json_view(loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: in
     )
 
 
+def keep_json_view(loaded: LoadedMatch, seat: Seat, locale: str, log_after: int | None, text: str) -> None:
+    """``json_view`` of ``seat`` made already (the answer to the decision that made ``loaded``)."""
+    loaded.rendered.setdefault(("json", seat, locale, log_after), text)
+
+
 _loading: dict[tuple[int, int], asyncio.Future[LoadedMatch]] = {}

@@ -147,10 +147,11 @@ async def _answer(
 ) -> Response:
     """A decision's result; a stale version answers 409 with the fresh match."""
     try:
-        return json_answer(await decision)
+        result = await decision
     except StaleVersion as exc:
         fresh = await play.get_match(
             db, match_id=match_id, viewer_id=user_id, locale=locale, log_after=log_after
         )
         body = StaleOut.model_construct(detail=exc.reason, current_version=fresh.version, match=fresh)
         return json_answer(body, status_code=409)
+    return Response(result.answer_json(), media_type="application/json")
