@@ -2,7 +2,7 @@
 the end (for its notification and mail) and who may create tournaments (the administrator's
 setting); invitations by name to an invitation-only tournament.
 
-Revision ID: 0011_tournament_jobs
+Revision ID: 0011
 Revises: 0010
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = "0011_tournament_jobs"
+revision: str = "0011"
 down_revision: str | None = "0010"
 branch_labels = None
 depends_on = None
