@@ -28,7 +28,8 @@ run: $(VENV)/.installed
 
 # The suite in two parts: everything but the `serial` tests on TEST_WORKERS pytest-xdist workers
 # (each worker has its own database, server and Chromium; browser tests mostly wait, so more workers
-# than cores pay), then the `serial` tests (they time answers, kill or restart servers) alone. Both
+# than cores pay), then the `serial` tests (they time answers, kill or restart servers, or keep every core busy
+# on their own) alone. Both
 # parts always run; either one failing fails the target. `TEST_WORKERS=0` runs the first part in
 # one process; pytest exits 5 when a part selects nothing (PYTEST_ARGS naming only the other part).
 TEST_WORKERS ?= 3
