@@ -27,11 +27,11 @@ run: $(VENV)/.installed
 	$(BIN)/drachenhort serve --host $(HOST) --port $(PORT)
 
 # The suite in two parts: everything but the `serial` tests on TEST_WORKERS pytest-xdist workers
-# (each worker has its own database, server and Chromium; browser tests mostly wait, so more workers
-# than cores pay), then the `serial` tests (they time answers, kill or restart servers, or keep every core busy
-# on their own) alone. Both
-# parts always run; either one failing fails the target. `TEST_WORKERS=0` runs the first part in
-# one process; pytest exits 5 when a part selects nothing (PYTEST_ARGS naming only the other part).
+# (each worker has its own database, server and Chromium; a browser test mostly waits on its page
+# and server, so a third worker on two cores fills those waits), then the `serial` tests alone
+# (they time answers, kill or restart servers, or keep every core busy on their own). Both parts
+# always run; either one failing fails the target. `TEST_WORKERS=0` runs the first part in one
+# process; pytest exits 5 when a part selects nothing (PYTEST_ARGS naming only the other part).
 TEST_WORKERS ?= 3
 test: $(VENV)/.installed-dev
 	status=0; \
