@@ -26,8 +26,18 @@ COMPILE   := $(BIN)/pip-compile --quiet --generate-hashes --allow-unsafe --strip
 run: $(VENV)/.installed
 	$(BIN)/drachenhort serve --host $(HOST) --port $(PORT)
 
+# The suite in two parts: everything but the `serial` tests on TEST_WORKERS pytest-xdist workers
+# (each worker has its own database, server and Chromium; a browser test mostly waits on its page
+# and server, so a third worker on two cores fills those waits), then the `serial` tests alone
+# (they time answers, kill or restart servers, or keep every core busy on their own). Both parts
+# always run; either one failing fails the target. `TEST_WORKERS=0` runs the first part in one
+# process; pytest exits 5 when a part selects nothing (PYTEST_ARGS naming only the other part).
+TEST_WORKERS ?= 3
 test: $(VENV)/.installed-dev
-	$(BIN)/pytest $(PYTEST_ARGS)
+	status=0; \
+	$(BIN)/pytest -n $(TEST_WORKERS) --dist worksteal --serial=skip $(PYTEST_ARGS) || [ $$? -eq 5 ] || status=1; \
+	$(BIN)/pytest --serial=only $(PYTEST_ARGS) || [ $$? -eq 5 ] || status=1; \
+	exit $$status
 
 test-fast: $(VENV)/.installed-dev
 	$(BIN)/pytest -m "not slow and not browser" $(PYTEST_ARGS)

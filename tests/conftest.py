@@ -11,6 +11,9 @@ SQLite in a temp file otherwise.
 
 Always on: the toy game is registered, and argon2 runs with minimal cost in this process
 (a server subprocess keeps the production cost).
+
+``--serial=skip`` leaves out the tests marked ``serial``, ``--serial=only`` runs just those:
+``make test`` runs the rest on several pytest-xdist workers, then these alone (see the Makefile).
 """
 
 from __future__ import annotations
@@ -30,6 +33,29 @@ from tests.support.db import fresh_database, uses_postgres
 from tests.support.toygame import TOY
 
 TEST_PASSWORD = "correct horse battery"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--serial",
+        choices=("all", "skip", "only"),
+        default="all",
+        help="the tests marked serial: run them with the rest (all), leave them out (skip) or run only them",
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """``--serial``: deselect (not skip) the other part, so that no skip hides a test."""
+    wanted = config.getoption("serial")
+    if wanted == "all":
+        return
+    keep, dropped = [], []
+    for item in items:
+        serial = item.get_closest_marker("serial") is not None
+        (keep if serial == (wanted == "only") else dropped).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = keep
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -19,6 +19,8 @@ import pytest
 from app.config import Settings
 from tests.support.server import Server
 
+pytestmark = pytest.mark.serial  # times the server's answers to slow bodies: alone, not beside busy workers
+
 BODY_TIMEOUT = 2.0
 """The server's ``body_timeout_seconds`` here (short, so the slow sender's test is quick)."""
 LIMIT = 64 * 1024

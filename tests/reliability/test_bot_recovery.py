@@ -16,7 +16,7 @@ import pytest
 from tests.reliability.support import Actor, new_actor, read_matches
 from tests.support.server import Server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]  # kills a worker while a bot thinks: alone
 THINK_MS = "4000"
 """The strong bot's budget on the killed server: long enough to kill it mid-thought."""
 

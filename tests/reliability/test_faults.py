@@ -25,7 +25,7 @@ from tests.reliability.support import Actor, check_consistency, new_actor, read_
 from tests.support.db import uses_postgres
 from tests.support.server import Server
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.serial]  # kills and restarts under load: alone
 MATCHES = 8
 """Matches played at once; half toy game, half Draco (three seats)."""
 

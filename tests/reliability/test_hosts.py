@@ -47,6 +47,7 @@ from tests.support.server import ROOT, Server, free_port
 
 pytestmark = [
     pytest.mark.slow,
+    pytest.mark.serial,  # three hosts, one killed, one cut off, timed: alone, not beside busy workers
     pytest.mark.timeout(600),  # three hosts start at once: on a busy machine that alone takes a minute
     pytest.mark.postgres_only,
     pytest.mark.skipif(not uses_postgres(), reason="several hosts need a shared PostgreSQL"),

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 import httpx
+import pytest
 
 from app.db.matches import VERSION_SPAN
 from app.db.session import dispose, make_engine, make_sessionmaker
@@ -24,6 +25,8 @@ from tests.reliability.held import HeldStream
 from tests.reliability.support import Actor, start_match
 from tests.support.db import new_request_id
 from tests.support.server import Server
+
+pytestmark = pytest.mark.serial  # times how soon the pages catch up: alone, not beside busy workers
 
 CONVERGED_WITHIN_SECONDS = 2 * live.CATCH_UP_SECONDS + 3.0
 """Two catch-up reads (the first may find the news on its way) and a loaded machine's slack."""

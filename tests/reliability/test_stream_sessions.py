@@ -23,6 +23,8 @@ from tests.reliability.support import Actor, start_match
 from tests.support.client import PASSWORD, unique_name
 from tests.support.server import Server
 
+pytestmark = pytest.mark.serial  # times how soon a stream ends: alone, not beside busy workers
+
 ENDED_WITHIN_SECONDS = 1.0
 
 

@@ -91,6 +91,7 @@ async def test_a_pending_move_pushes_nothing_to_other_viewers(server: Server) ->
 
 
 @pytest.mark.postgres_only
+@pytest.mark.serial  # timed: alone, not beside busy workers
 async def test_a_move_on_one_server_reaches_a_stream_of_another_within_a_second(
     database_url: str, is_postgres: bool, tmp_path: Path
 ) -> None:

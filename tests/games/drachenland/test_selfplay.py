@@ -43,6 +43,7 @@ def test_selfplay_each_player_count_and_variant(seed: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # its own process pool takes every core: beside busy workers it only waits
 def test_selfplay_thousand_games() -> None:
     """1,000 complete random games, 2–4 players, both variants, undo now and then, invariants every move.
 

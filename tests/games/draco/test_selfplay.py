@@ -19,6 +19,7 @@ BATCH = 50
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # its own process pool takes every core: beside busy workers it only waits
 def test_random_selfplay_keeps_every_rule() -> None:
     """2,000 games, 500 for each player count 2-5, undo now and then.
 

@@ -74,6 +74,7 @@ def run_chunk(seeds: range, options: dict[str, Any] | None = None) -> tuple[int,
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # its own process pool takes every core: beside busy workers it only waits
 def test_random_matches_keep_every_invariant() -> None:
     """1,000 two-leg matches (2,000 legs) over all option sets, plus single legs; every leg ends.
 
