@@ -188,7 +188,7 @@ async def test_strict_csp_and_security_headers_on_every_kind_of_response(actors:
 async def test_cookies_are_httponly_samesite_and_secure_behind_an_https_proxy(rel_server: Server) -> None:
     # uvicorn trusts X-Forwarded-Proto from 127.0.0.1: this is what a TLS-terminating proxy sends.
     proxied = {"X-Forwarded-Proto": "https"}
-    async with httpx.AsyncClient(base_url=rel_server.base_url, headers=proxied) as client:
+    async with httpx.AsyncClient(base_url=rel_server.base_url, headers=proxied, timeout=30.0) as client:
         first = await client.get("/api/auth/csrf")
         # httpx keeps Secure cookies for https only; the proxy would pass them on: send by hand.
         visitor = first.headers["set-cookie"].split(";")[0]

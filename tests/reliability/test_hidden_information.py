@@ -375,7 +375,7 @@ async def _settle(observers: list[_Observer], expect_events: bool) -> None:
     if not expect_events:
         await asyncio.sleep(0.4)
         return
-    for _ in range(100):
+    for _ in range(600):  # up to 30 s: on a busy machine a push may take seconds to arrive
         if all(o.recorder.events for o in observers):
             break
         await asyncio.sleep(0.05)

@@ -14,7 +14,7 @@ from tests.web.conftest import MakeApiUser, ToyMatch, first_play, start_toy_matc
 
 
 async def test_games_list_offers_the_toy_game(server: Server) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url) as client:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=30.0) as client:
         games = (await client.get("/api/games")).json()
     toy = next(g for g in games if g["slug"] == "toy")
     assert (toy["min_players"], toy["max_players"]) == (2, 4)
@@ -22,7 +22,7 @@ async def test_games_list_offers_the_toy_game(server: Server) -> None:
 
 
 async def test_openapi_documents_the_api(server: Server) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url) as client:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=30.0) as client:
         schema = (await client.get("/api/openapi.json")).json()
         docs = await client.get("/api/docs")
     assert "/api/matches/{match_id}/moves" in schema["paths"]
@@ -50,7 +50,7 @@ async def test_unknown_match_is_404(api_user: MakeApiUser) -> None:
 
 
 async def test_not_logged_in_is_401(server: Server) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url) as client:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=30.0) as client:
         assert (await client.get("/api/me/matches")).status_code == 401
 
 
@@ -170,7 +170,7 @@ async def test_replay_steps_over_the_api(toy_match: ToyMatch) -> None:
 
 
 async def test_a_spectator_sees_no_hand(toy_match: ToyMatch, server: Server) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url) as spectator:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=30.0) as spectator:
         view = (await spectator.get(f"/api/matches/{toy_match.id}")).json()
     assert view["viewer_seat"] is None
     assert view["view"]["hand"] is None and view["legal"] == []
@@ -227,7 +227,7 @@ async def test_chat_leave_and_cancel_over_the_api(toy_match: ToyMatch, api_user:
 
 
 async def test_unknown_routes_are_404_pages(server: Server) -> None:
-    async with httpx.AsyncClient(base_url=server.base_url) as client:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=30.0) as client:
         page = await client.get("/no/such/page")
         api = await client.get("/api/no-such-thing")
     assert page.status_code == 404 and 'class="flash error"' in page.text
