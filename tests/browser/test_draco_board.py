@@ -98,6 +98,14 @@ def open_page(browser: Any, server: Server) -> Iterator[Any]:
         page.set_default_timeout(TIMEOUT_MS)
         page.goto(f"{server.base_url}{path}")
         page.wait_for_selector("svg.draco-board")
+        # Measured as a person sees the board at rest: the live stream's first push may swap
+        # the area and animate pieces for a moment.
+        page.wait_for_load_state()
+        page.wait_for_timeout(500)
+        page.wait_for_function(
+            "() => !document.getAnimations().some(a => a.playState === 'running'"
+            " && a.effect?.getComputedTiming().iterations !== Infinity)"
+        )
         return page
 
     yield open_

@@ -38,6 +38,8 @@ def test_the_home_page_says_whose_turn_it_is_and_who_invited_you(
 
         # Karin moves; Bob's home page, open all the while, says it is his turn now.
         karin.locator(f"#running-list a[href='/matches/{match_id}']").click()
+        karin.wait_for_url(f"{base}/matches/{match_id}")
+        karin.wait_for_load_state()  # the page's scripts: a click before them does nothing
         karin.locator("#match-area [data-move]").first.click()
         expect(karin.locator(".log-entry.pending")).to_have_count(1)
         karin.locator("[data-match-action=confirm]").click()

@@ -127,7 +127,10 @@ class StreamRecorder:
             await asyncio.wait_for(ready.wait(), 10)
 
     async def _listen(self, url: str, ready: asyncio.Event) -> None:
-        async with self.client.stream("GET", url) as response:
+        # Waits for lines as a browser's EventSource does, with no read deadline near the
+        # server's ping period (15 s): a ping late by a moment on a busy machine must not end
+        # the stream and so lose what it would have carried.
+        async with self.client.stream("GET", url, timeout=httpx.Timeout(15.0, read=120.0)) as response:
             assert response.status_code == 200, url
             ready.set()
             async for line in response.aiter_lines():

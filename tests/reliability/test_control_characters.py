@@ -47,6 +47,7 @@ JSON_BODIES: dict[str, dict[str, Any]] = {
         "places": 8,
     },
     "SignupIn": {"invite_token": "token"},
+    "InviteIn": {"name": "someone"},
 }
 """A valid body of each JSON model with text in it (the sweep puts the bad text in each in turn)."""
 FORM_FIELDS = {
