@@ -66,7 +66,7 @@ async def test_locale_switch_is_remembered_in_a_cookie_and_for_the_user(api_user
 
 
 async def test_create_match_with_the_form(api_user: MakeApiUser) -> None:
-    alice = await api_user()
+    alice = await api_user(fresh=True)  # her start page shows her newest ten matches
     bob = await api_user()
     response = await alice.client.post(
         "/matches",
