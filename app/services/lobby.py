@@ -405,19 +405,10 @@ async def open_matches(db: AsyncSession, *, viewer_id: int | None, page: int = 1
             or_(MatchSeat.user_id == viewer_id, MatchSeat.reserved_for == viewer_id)
         )
         shown = or_(shown, Match.id.in_(mine))
-    matches = list(
-        await db.scalars(
-            select(Match)
-            .where(Match.status == MatchStatus.OPEN, shown)
-            .order_by(Match.created_at.desc(), Match.id.desc())
-            .offset((page - 1) * OPEN_PAGE)
-            .limit(OPEN_PAGE + 1)
-        )
-    )
-    more, matches = len(matches) > OPEN_PAGE, matches[:OPEN_PAGE]
-    seats = await load_seats(db, [m.id for m in matches])
-    names = await user_names(db, [s for rows in seats.values() for s in rows])
-    return OpenTables([summary(m, seats[m.id], names, viewer_id) for m in matches], page, more)
+    newest = select(Match).where(Match.status == MatchStatus.OPEN, shown)
+    newest = newest.order_by(Match.created_at.desc(), Match.id.desc())
+    summaries, more = await _page_of(db, newest, page, OPEN_PAGE, viewer_id)
+    return OpenTables(summaries, page, more)
 
 
 @dataclass(frozen=True, slots=True)
@@ -476,22 +467,23 @@ async def finished_matches(db: AsyncSession, *, user_id: int, page: int = 1) -> 
     """The user's finished and aborted matches, newest first, ``FINISHED_PAGE`` a page."""
     if not 1 <= page <= MAX_PAGE:
         raise InvalidInput(f"a page is a number from 1 to {MAX_PAGE}")
-    finished = list(
-        await db.scalars(
-            select(Match)
-            .where(
-                Match.id.in_(_member(user_id)),
-                Match.status.in_([MatchStatus.FINISHED, MatchStatus.ABORTED]),
-            )
-            .order_by(Match.finished_at.desc(), Match.id.desc())
-            .offset((page - 1) * FINISHED_PAGE)
-            .limit(FINISHED_PAGE + 1)
-        )
-    )
-    more, finished = len(finished) > FINISHED_PAGE, finished[:FINISHED_PAGE]
-    seats = await load_seats(db, [m.id for m in finished])
+    ended = Match.status.in_([MatchStatus.FINISHED, MatchStatus.ABORTED])
+    newest = select(Match).where(Match.id.in_(_member(user_id)), ended)
+    newest = newest.order_by(Match.finished_at.desc(), Match.id.desc())
+    summaries, more = await _page_of(db, newest, page, FINISHED_PAGE, user_id)
+    return FinishedMatches(summaries, page, more)
+
+
+async def _page_of(
+    db: AsyncSession, ordered: Select[tuple[Match]], page: int, size: int, viewer_id: int | None
+) -> tuple[list[MatchSummary], bool]:
+    """Page ``page`` (from 1) of ``size`` matches of the ordered query, as the viewer sees
+    them, and whether a further page has more."""
+    matches = list(await db.scalars(ordered.offset((page - 1) * size).limit(size + 1)))
+    more, matches = len(matches) > size, matches[:size]
+    seats = await load_seats(db, [m.id for m in matches])
     names = await user_names(db, [s for rows in seats.values() for s in rows])
-    return FinishedMatches([summary(m, seats[m.id], names, user_id) for m in finished], page, more)
+    return [summary(m, seats[m.id], names, viewer_id) for m in matches], more
 
 
 async def _leavable(db: AsyncSession, match_id: int, user_id: int) -> tuple[Match, list[MatchSeat]]:

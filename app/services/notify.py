@@ -76,22 +76,9 @@ async def record(
             )
         )
     )
-    mailable = await _mailable(db, wanted) if kind in MAILED_KINDS else set()
-    now = utcnow()
-    new = sorted(wanted - have)
-    db.add_all(
-        Notification(
-            user_id=u,
-            match_id=match_id,
-            kind=kind,
-            period=period,
-            created_at=now,
-            mail_state="pending" if u in mailable else "none",
-        )
-        for u in new
-    )
-    await db.flush()
-    return set(new)
+    new = wanted - have
+    await record_new(db, ((u, match_id, kind, period) for u in sorted(new)))
+    return new
 
 
 async def record_new(
@@ -99,14 +86,14 @@ async def record_new(
     notices: Iterable[tuple[int, int, str, datetime]],
     mailed: Collection[str] = MAILED_KINDS,
 ) -> set[int]:
-    """Notifications ``(user, match, kind, period)`` that cannot exist yet (a match made in
-    this transaction, a tournament's end): one lookup of who gets mail (the ``mailed`` kinds),
-    one batched insert. The users."""
+    """Notifications ``(user, match, kind, period)`` that do not exist yet (``record`` checked,
+    or a match made in this transaction, a tournament's end): one lookup of who gets mail (the
+    ``mailed`` kinds), one batched insert. The users."""
     rows = list(notices)
     if not rows:
         return set()
     users = {u for u, _, _, _ in rows}
-    mailable = await _mailable(db, users)
+    mailable = await _mailable(db, users) if any(kind in mailed for _, _, kind, _ in rows) else set()
     now = utcnow()
     db.add_all(
         Notification(
