@@ -95,6 +95,10 @@ class Server:
             *self.wrapper, sys.executable, "-m", "uvicorn", "app.main:create_app", "--factory",
             "--host", self.host, "--port", str(self.port),
             "--log-level", "warning", "--timeout-graceful-shutdown", "2",
+            # httpx keeps an idle connection 5 s, uvicorn by default as long: a test client that
+            # reuses one just as the server closes it gets a ReadError (browsers retry such a
+            # request; a proxy in front keeps its connections longer than its clients do).
+            "--timeout-keep-alive", "30",
         ]  # fmt: skip
         if self.workers > 1:
             command += ["--workers", str(self.workers)]

@@ -183,7 +183,7 @@ def _pieces(
 _CLUSTERS: dict[int, tuple[tuple[int, int, int], ...]] = {
     1: ((0, 6, 27),),
     2: ((-19, 6, 19), (19, 6, 19)),
-    3: ((-18, -4, 17), (18, -4, 17), (0, 24, 17)),
+    3: ((-19, -3, 18), (19, -3, 18), (0, 25, 18)),
     4: ((-16, -8, 15), (16, -8, 15), (-16, 20, 15), (16, 20, 15)),
 }
 """Token places inside a space's circle (offsets and radius), by the number of dragons on it."""
