@@ -149,7 +149,7 @@ async def test_pages_in_both_languages(api_user: MakeApiUser, server: Server) ->
     assert (await alice.get("/tournaments/new")).status_code == 200
 
 
-async def _put_policy(user: ApiUser, admins_only: bool) -> httpx.Response:
+async def _put_policy(user: ApiUser, admins_only: object) -> httpx.Response:
     return await user.client.put(
         "/api/tournaments/policy", json={"admins_only": admins_only}, headers={"X-CSRF-Token": user.csrf}
     )
@@ -166,6 +166,8 @@ async def test_the_administrator_may_restrict_creation_to_administrators(
     await db.commit()
     good = {"name": "Cup", "game": "toy", "table_size": 2, "format": "knockout", "places": 4}
     assert (await _put_policy(alice, True)).status_code == 403
+    for unclear in (0, "no", None):  # a JSON true or false only, never read as one
+        assert (await _put_policy(admin, unclear)).status_code == 422
     try:
         assert (await _put_policy(admin, True)).json() == {
             "admins_only": True,

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from app.services.tournaments import service
 from app.services.tournaments.schemas import TournamentOut, TournamentPage
@@ -75,7 +75,8 @@ async def create_tournament(body: CreateTournamentIn, db: SessionDep, user: Curr
 
 
 class PolicyIn(BaseModel):
-    admins_only: bool
+    admins_only: StrictBool
+    """A JSON true or false (a 0 or "no" is refused, not read as false)."""
 
 
 class PolicyOut(BaseModel):
