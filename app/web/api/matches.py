@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from app.services import lobby, play, replays
 from app.services.schemas import MatchSummary, MessageOut, ReplayView
@@ -21,7 +21,7 @@ class CreateMatchIn(BaseModel):
     seats: int = Field(ge=1, le=10)
     options: dict[str, Any] = Field(default_factory=dict)
     invite: list[str] = Field(default_factory=list, max_length=9)
-    fixed_order: bool = False
+    fixed_order: StrictBool = False
     bots: Literal["easy", "normal", "strong"] | None = Field(
         default=None, description="Give the seats nobody is invited to computer opponents of this level"
     )

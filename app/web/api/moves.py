@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.responses import Response
 
@@ -43,7 +43,7 @@ class TurnIn(BaseModel):
 
 class MoveIn(TurnIn):
     move: str = Field(min_length=1, max_length=200)
-    confirm: bool = Field(
+    confirm: StrictBool = Field(
         default=False,
         description="Also confirm the turn when this move leaves nothing else to decide (one request a turn)",
     )

@@ -36,10 +36,10 @@ class CreateTournamentIn(BaseModel):
         description="Round robin: the best N of each group go on to a knockout final stage",
     )
     signup_until: datetime | None = None
-    start_when_full: bool = True
+    start_when_full: StrictBool = True
     days_per_move: int = Field(default=3, ge=1, le=14)
     timeout_action: Literal["forfeit", "withdraw"] = "forfeit"
-    public: bool = True
+    public: StrictBool = True
 
 
 class CreatedOut(BaseModel):
