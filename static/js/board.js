@@ -320,6 +320,13 @@
       highlight(entry, false);
     }
   });
+  // A push or a decision swaps the board under a lit line (the log list stays): light its
+  // pieces again on the new board.
+  document.addEventListener("drachenhort:area-swapped", function () {
+    document.querySelectorAll(".log-entry.active[data-pieces]").forEach(function (entry) {
+      highlight(entry, true);
+    });
+  });
   document.addEventListener("click", function (event) {
     var entry = logEntry(event.target);
     if (!entry) {

@@ -35,6 +35,12 @@ def _dl_walks(m: dict[str, Any]) -> bool:
     )
 
 
+def _dl_shown(walker: str, other: dict[str, Any]) -> bool:
+    """The walker stands on the board as the other seat sees it: a figure entered earlier in the
+    turn (still pending) first appears to them with the walk, and has nowhere to walk from."""
+    return any(f["id"] == walker for f in other["view"]["figures"])
+
+
 def _fels_walks(m: dict[str, Any]) -> bool:
     return any(x.startswith("to:") for x in m["legal"])
 
@@ -64,6 +70,8 @@ class Game:
     """The moves that walk a piece."""
     walker: Callable[[dict[str, Any]], str]
     """The piece a walk moves, from the view of the seat about to walk."""
+    shown: Callable[[str, dict[str, Any]], bool]
+    """Whether that piece is on the board in the other seat's view."""
     users: tuple[str, str]
 
 
@@ -76,6 +84,7 @@ GAMES = {
         any_move,
         "move:",
         lambda m: str(m["view"]["active_figure"]),
+        _dl_shown,
         ("mla", "mlb"),
     ),
     "felsental": Game(
@@ -88,6 +97,7 @@ GAMES = {
         lambda m: (
             "dragon" if m["view"]["play"]["selected"] is None else f"dwarf-{m['view']['play']['selected']}"
         ),
+        lambda walker, other: True,  # the dragon and the dwarves stand in the valley from the start
         ("mfa", "mfb"),
     ),
 }
@@ -160,7 +170,13 @@ def test_a_live_push_walks_the_piece(
     tables: dict[str, Table], open_page: Any, name: str, reduce: bool
 ) -> None:
     game, table = GAMES[name], tables[name]
-    actor = table.studio.play(table.match_id, table.users, 400, policy=game.policy, until=game.walks)
+
+    def walk_seen_by_the_other(m: dict[str, Any]) -> bool:
+        other = table.users[1 - m["viewer_seat"]]
+        return game.walks(m) and game.shown(game.walker(m), table.studio.view(table.match_id, other))
+
+    until = walk_seen_by_the_other
+    actor = table.studio.play(table.match_id, table.users, 400, policy=game.policy, until=until)
     assert actor is not None, "the match ended before a walk"
     looker = next(u for u in table.users if u is not actor)
     page = open_page(game.board, f"/matches/{table.match_id}", DESKTOP, looker, reduce)

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.browser.pages import log_in
 from tests.browser.studio import Studio, User
@@ -167,11 +168,19 @@ def hover_lines(page: Any, slug: str) -> int:
         text = entry.inner_text()
         assert pieces, f"the line {text!r} highlights nothing"
         entry.hover()
-        lit = page.evaluate(
-            """() => [...document.querySelectorAll("#board .highlight")]
-                 .filter(el => { const b = el.getBoundingClientRect(); return b.width > 0 && b.height > 0; })
-                 .flatMap(el => el.dataset.piece.split(" "))"""
-        )
+        # A busy machine may deliver the pointer's events a little later than the hover returns.
+        try:
+            lit = page.wait_for_function(
+                """pieces => {
+                     const shown = el => { const b = el.getBoundingClientRect(); return b.width && b.height };
+                     const lit = [...document.querySelectorAll("#board .highlight")].filter(shown)
+                       .flatMap(el => el.dataset.piece.split(" "));
+                     return lit.some(p => pieces.includes(p)) ? lit : null; }""",
+                arg=pieces,
+                timeout=3_000,
+            ).json_value()
+        except PlaywrightTimeout:
+            lit = []
         assert set(pieces) & set(lit), (text, pieces, lit)
         found = MOVED[slug].search(text)
         if found:
