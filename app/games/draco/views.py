@@ -209,9 +209,11 @@ def _badge(r: int) -> list[int]:
     return [0, max(r, round(0.46 * r) + size + 1), size]
 
 
-CHIP_WIDTH = 44
+CHIP_WIDTH = 40
 CHIP_HEIGHT = 34
-"""A target's chip (the card's colour and value) beside its space."""
+"""A target's chip (the card's colour and value) beside its space. No wider than twice the
+outer columns' pockets' distance from the board's edge: a chip pushed inwards there stood on
+the rider badge of a space's left or right dragon."""
 CHIP_PAD = 54
 """The square a shared target takes taps on around its chip: 32 px on a phone (the board's
 scale there is about 0.61), still inside the pocket between four circles but for their rims."""

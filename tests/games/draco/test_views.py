@@ -140,3 +140,40 @@ def test_no_two_target_chips_on_the_board_overlap_in_random_matches() -> None:
             state, _ = apply(state, seat, chooser.choice(legal_moves(state, seat)), source)
             if state.phase is Phase.OVER:
                 break
+
+
+def _box(x: float, y: float, half_w: float, half_h: float) -> tuple[float, float, float, float]:
+    return (x - half_w, y - half_h, x + half_w, y + half_h)
+
+
+def _apart(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_target_chips_stay_clear_of_every_dragon_and_rider_badge_in_random_matches(players: int) -> None:
+    """Issue 20.8: a chip in a pocket between four spaces (where a target's chip stands) covers
+    no dragon and no rider number, also at the board's edges (a chip pushed inwards there stood
+    on the badge of a two-dragon space's left or right dragon)."""
+    chooser = random.Random(players)
+    for match in range(25):
+        state = setup(players, {}, Rng(match.to_bytes(16, "big")))
+        source = Rng(bytes(16) + match.to_bytes(2, "big"))
+        for _ in range(150):
+            seat = min(to_act(state))
+            seen = view(state, seat)
+            half_w, half_h = seen["chip"]["width"] / 2, seen["chip"]["height"] / 2
+            rows = {s["index"]: s["y"] for s in seen["track"]}
+            for target in seen["targets"]:
+                chip = _box(*target["chip"], half_w, half_h)
+                in_pocket = target["chip"][1] != rows[target["space"]]  # not a place beside it (seldom)
+                for d in seen["dragons"]:
+                    if d["rider"] is not None:
+                        x, y, r = d["badge"]
+                        badge = _box(d["x"] + x, d["y"] + y, r, r)
+                        assert _apart(chip, badge), (target, d)
+                    if in_pocket:
+                        assert _apart(chip, _box(d["x"], d["y"], d["r"], d["r"])), (target, d)
+            state, _ = apply(state, seat, chooser.choice(legal_moves(state, seat)), source)
+            if state.phase is Phase.OVER:
+                break
