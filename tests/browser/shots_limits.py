@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.services import lobby, play, profiles
+from app.services import lobby, notify, play, profiles
 from tests.browser.studio import Shot, Studio, scene
 
 
@@ -35,4 +35,20 @@ def paged(studio: Studio) -> list[Shot]:
         Shot("profile-paged", f"/users/{host.name}", guest),
         Shot("chat-newest", f"/matches/{chatty}", guest, _show_chat),
         Shot("chat-earlier", f"/matches/{chatty}", guest, _earlier_chat),
+    ]
+
+
+@scene("paged-mine")
+def paged_mine(studio: Studio) -> list[Shot]:
+    """My matches and the notifications with more than a page each: every match resigned at
+    once (each ending notifies both players)."""
+    me, rival = studio.users("wilma", "xaver")
+    for _ in range(max(lobby.FINISHED_PAGE, notify.LIST_LIMIT) + 2):
+        match_id = studio.match("felsental", [me, rival])
+        rival.post(f"/api/matches/{match_id}/resign", {})
+    return [
+        Shot("my-matches-paged", "/matches", me),
+        Shot("my-matches-page-2", "/matches?page=2", me),
+        Shot("notifications-paged", "/notifications", me),
+        Shot("notifications-page-2", "/notifications?page=2", me),
     ]
