@@ -25,6 +25,7 @@ from app.services._db import use_case
 from app.services._rows import game_title, load_seats, user_names
 from app.services.errors import InvalidInput
 from app.services.play_schemas import BadgeOut, NotificationOut
+from app.services.tournaments import notices
 
 YOUR_TURN = records.YOUR_TURN
 MATCH_ENDED = records.MATCH_ENDED
@@ -209,8 +210,6 @@ async def list_notifications(
     told: dict[int, Any] = {}
     tournament_lines = [m.id for n, _, m in lines if n.kind.startswith("t_")]
     if tournament_lines:
-        from app.services.tournaments import notices  # tournaments build on this module
-
         told = await notices.describe(db, user_id, tournament_lines)
     items = [
         NotificationOut(

@@ -20,7 +20,7 @@ from app.services import clocks, conclusions
 from app.services._rows import load_seats, lock_match
 from app.services.errors import Conflict, Forbidden, InvalidInput, RateLimited
 from app.services.schemas import UserOut
-from app.services.tournaments import jobs, runner, service
+from app.services.tournaments import jobs, notices, runner, service
 from tests.conftest import MakeUser
 from tests.tournaments.support import play_all, play_round, play_to_the_end, round_matches, seated
 
@@ -51,7 +51,7 @@ async def test_swiss_with_an_odd_field_runs_from_sign_up_to_podium(
     t = await service.get_tournament(db, tournament_id=tournament_id, viewer_id=None)
     assert t.status == "running" and t.current_round == 1  # full: started at once
     paired = await db.scalar(
-        select(func.count()).where(Notification.kind == runner.PAIRED, Notification.user_id.in_(users))
+        select(func.count()).where(Notification.kind == notices.PAIRED, Notification.user_id.in_(users))
     )
     assert paired == 4  # four paired in round one, one bye
     await play_all(db, tournament_id, users)
@@ -66,7 +66,7 @@ async def test_swiss_with_an_odd_field_runs_from_sign_up_to_podium(
     top = t.standings[0]
     names = {u.name for u in users.values()}
     assert top.name in names and all(s.buchholz >= 0 for s in t.standings)
-    ended = await db.scalar(select(func.count()).where(Notification.kind == runner.ENDED))
+    ended = await db.scalar(select(func.count()).where(Notification.kind == notices.ENDED))
     assert ended is not None and ended >= 5
     # Tournament matches are ordinary rated matches.
     for r in t.rounds:

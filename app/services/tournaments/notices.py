@@ -11,9 +11,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import MatchSeat, User
 from app.db.tournaments import Tournament, TournamentMatch
-from app.services.tournaments.runner import ENDED, PAIRED
 
+PAIRED = "t_paired"
+ENDED = "t_ended"
 KINDS = (PAIRED, ENDED)
+"""The notification kinds of tournaments (``app.services.notify`` shows them through here)."""
 
 
 @dataclass

@@ -35,9 +35,8 @@ from app.engine.rng import Rng, new_seed
 from app.services import live, notify
 from app.services._rows import lock_row
 from app.services.tournaments import knockout, round_robin, standings, swiss
+from app.services.tournaments.notices import ENDED, PAIRED
 
-PAIRED = "t_paired"
-ENDED = "t_ended"
 ENDED_STATES = (MatchStatus.FINISHED, MatchStatus.ABORTED)
 
 
