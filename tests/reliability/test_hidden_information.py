@@ -182,6 +182,11 @@ class Sweep:
                 after = [await actor.get(p) for p in paths]
             finally:
                 await write_state(self.engine, self.match_id, match.state_text)
+            # Read again once restored: the server keeps the match as it last read it, and a
+            # decision at the same version trusts that copy (nothing but this test changes a
+            # state without a new version), so the next decision must not meet the altered one.
+            restored = await actor.get(paths[0])
+            assert restored.text == before[0].text, "the restored match answers as before"
             for path, one, two in zip(paths, before, after, strict=True):
                 assert one.status_code == two.status_code == 200, (path, one.status_code, two.status_code)
                 assert one.text == two.text, f"{path} for seat {seat} changes with data that seat may not see"

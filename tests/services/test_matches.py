@@ -7,7 +7,7 @@ import base64
 import random
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.matches import VERSION_SPAN
@@ -115,6 +115,39 @@ async def test_pending_move_then_undo(db: AsyncSession, make_user: MakeUser) -> 
             request_id=new_request_id(),
             locale="en",
         )
+
+
+async def test_an_undo_on_a_kept_copy_that_does_not_add_up_reads_the_match_again(
+    db: AsyncSession, make_user: MakeUser
+) -> None:
+    """The process keeps each match as it last read it, and a decision at that version trusts
+    the copy (its versioned write checks). A copy whose state and pending decisions do not add
+    up (only editing the database by hand makes one, as the hidden-information sweep does) is
+    an illegal move there, and the undo is decided again on a fresh read: never an error while
+    the answer is built."""
+    match_id, alice, bob = await _two_player_match(db, make_user)
+    start = await _view(db, match_id, alice)
+    first = await _move(db, match_id, alice, start.legal[0], start.version)
+    after_first = await _view(db, match_id, alice)
+    second = await _move(db, match_id, alice, after_first.legal[0], first.version)
+    original = await db.scalar(select(Match.state).where(Match.id == match_id))
+    assert original is not None
+    hands, *rest = original.split(" ")
+    altered = " ".join(["000/" + hands.split("/", 1)[1], *rest])  # alice holds no card she played
+    for text in (altered, original):  # the kept copy is read while the state is altered
+        await db.execute(update(Match).where(Match.id == match_id).values(state=text))
+        await db.commit()
+        if text == altered:
+            await _view(db, match_id, bob)
+    undone = await play.undo_move(
+        db,
+        match_id=match_id,
+        user_id=alice.id,
+        expected_version=second.version,
+        request_id=new_request_id(),
+        locale="en",
+    )
+    assert not undone.committed and undone.match.view == after_first.view
 
 
 async def test_nobody_can_count_the_trial_and_error_of_a_turn_after_it(

@@ -40,7 +40,7 @@ from app.db.store.records import (
 from app.db.types import utcnow
 from app.engine.protocol import CONFIRM, Game, IllegalMove, InvalidMove, Move, Seat, State
 from app.engine.registry import get_game
-from app.engine.turn import Decision, Turn, decide, undo
+from app.engine.turn import Decision, Turn, current_state, decide, undo
 from app.engine.turn import NotYourTurn as EngineNotYourTurn
 from app.services import bot_turns, live, ratings, results
 from app.services._db import use_case
@@ -240,7 +240,10 @@ def _engine_step(loaded: LoadedMatch, seat: Seat, request: _Request) -> _Step:
     assert game is not None and turn is not None and seed is not None
     try:
         if request.action == "undo":
-            return _Step(undo(turn, seat), (), None)
+            # Refolded here, where a kept copy that does not add up is an illegal move (and a
+            # fresh read decides again), not an error while the answer is built.
+            earlier = undo(turn, seat)
+            return _Step(earlier, (), current_state(game, earlier, seed))
         state = loaded.current() if turn.pending else turn.committed
         step = decide(game, turn, seat, _parse_move(request.move), seed, state)
         committed = step.committed
