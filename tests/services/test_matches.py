@@ -61,6 +61,17 @@ async def _confirm(db: AsyncSession, match_id: int, user: UserOut, version: int)
     )
 
 
+async def _undo(db: AsyncSession, match_id: int, user: UserOut, version: int) -> MoveResult:
+    return await play.undo_move(
+        db,
+        match_id=match_id,
+        user_id=user.id,
+        expected_version=version,
+        request_id=new_request_id(),
+        locale="en",
+    )
+
+
 async def _view(db: AsyncSession, match_id: int, user: UserOut | None) -> MatchView:
     return await play.get_match(db, match_id=match_id, viewer_id=user.id if user else None, locale="en")
 
@@ -96,25 +107,11 @@ async def test_pending_move_then_undo(db: AsyncSession, make_user: MakeUser) -> 
     match_id, alice, _ = await _two_player_match(db, make_user)
     start = await _view(db, match_id, alice)
     played = await _move(db, match_id, alice, start.legal[0], start.version)
-    undone = await play.undo_move(
-        db,
-        match_id=match_id,
-        user_id=alice.id,
-        expected_version=played.version,
-        request_id=new_request_id(),
-        locale="en",
-    )
+    undone = await _undo(db, match_id, alice, played.version)
     assert not undone.committed and not undone.match.can_undo
     assert undone.match.view == start.view and undone.match.legal == start.legal
     with pytest.raises(IllegalMoveError, match="nothing to undo"):
-        await play.undo_move(
-            db,
-            match_id=match_id,
-            user_id=alice.id,
-            expected_version=undone.version,
-            request_id=new_request_id(),
-            locale="en",
-        )
+        await _undo(db, match_id, alice, undone.version)
 
 
 async def test_an_undo_on_a_kept_copy_that_does_not_add_up_reads_the_match_again(
@@ -139,14 +136,7 @@ async def test_an_undo_on_a_kept_copy_that_does_not_add_up_reads_the_match_again
         await db.commit()
         if text == altered:
             await _view(db, match_id, bob)
-    undone = await play.undo_move(
-        db,
-        match_id=match_id,
-        user_id=alice.id,
-        expected_version=second.version,
-        request_id=new_request_id(),
-        locale="en",
-    )
+    undone = await _undo(db, match_id, alice, second.version)
     assert not undone.committed and undone.match.view == after_first.view
 
 
@@ -164,16 +154,7 @@ async def test_nobody_can_count_the_trial_and_error_of_a_turn_after_it(
         version = mine.version
         for _ in range(tries):
             version = (await _move(db, match_id, actor, mine.legal[0], version)).version
-            version = (
-                await play.undo_move(
-                    db,
-                    match_id=match_id,
-                    user_id=actor.id,
-                    expected_version=version,
-                    request_id=new_request_id(),
-                    locale="en",
-                )
-            ).version
+            version = (await _undo(db, match_id, actor, version)).version
         done = await _confirm(db, match_id, actor, version)
         after = await _view(db, match_id, bob)
         spectator = await _view(db, match_id, None)
@@ -193,14 +174,7 @@ async def test_confirm_commits_pending_and_passes_the_turn(db: AsyncSession, mak
     assert await _log_count(db, match_id) == 2  # the play and the confirm
     assert (await _view(db, match_id, bob)).legal[-1] == "confirm"
     with pytest.raises(IllegalMoveError, match="nothing to undo"):
-        await play.undo_move(
-            db,
-            match_id=match_id,
-            user_id=alice.id,
-            expected_version=done.version,
-            request_id=new_request_id(),
-            locale="en",
-        )
+        await _undo(db, match_id, alice, done.version)
 
 
 async def test_stale_version_is_refused(db: AsyncSession, make_user: MakeUser) -> None:
@@ -527,14 +501,7 @@ async def test_pending_decisions_do_not_show_in_others_version(db: AsyncSession,
     start = await _view(db, match_id, alice)
     assert (await _view(db, match_id, bob)).version == start.version
     played = await _move(db, match_id, alice, start.legal[0], start.version)
-    undone = await play.undo_move(
-        db,
-        match_id=match_id,
-        user_id=alice.id,
-        expected_version=played.version,
-        request_id=new_request_id(),
-        locale="en",
-    )
+    undone = await _undo(db, match_id, alice, played.version)
     assert undone.version == start.version + 2
     for viewer in (bob, None):
         assert (await _view(db, match_id, viewer)).version == start.version
