@@ -5,8 +5,11 @@ so its figures move with whatever else the machine does. This drives the ASGI ap
 (one Draco table of 3 seats on a fresh PostgreSQL database, each seat holding ``/api/live``
 open) and counts ``time.process_time()`` per committed turn: what the app itself costs,
 repeatable enough to compare one change with the next. ``--profile`` adds a cProfile table.
+``--pages`` plays the same table through the pages: htmx form POSTs answered with the board
+area, every seat on ``/sse/live`` (the areas pushed to the tabs; reading them, as the JSON
+path reads its views, is counted too).
 
-    .venv/bin/python bench/appcpu.py [--turns 600] [--confirm apart|in-move] [--profile]
+    .venv/bin/python bench/appcpu.py [--turns 600] [--confirm apart|in-move] [--pages] [--profile]
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from dataclasses import dataclass, field
 from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 import orjson
 
@@ -35,8 +38,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from app.db.matches import VERSION_SPAN  # noqa: E402
 from bench import pgstats  # noqa: E402
-from bench.load import decision  # noqa: E402
+from bench.load import decision, page_view  # noqa: E402
 
 Message = dict[str, Any]
 
@@ -61,9 +65,12 @@ class Client:
         self.address = f"10.0.{number // 256}.{number % 256}"
         self.name = ""
 
-    def _scope(self, method: str, target: str, body: bytes) -> Message:
+    def _scope(self, method: str, target: str, body: bytes, *, form: bool = False) -> Message:
         url = urlsplit(target)
-        headers = [(b"host", b"bench"), (b"content-type", b"application/json")]
+        kind = b"application/x-www-form-urlencoded" if form else b"application/json"
+        headers = [(b"host", b"bench"), (b"content-type", kind)]
+        if form or target.startswith("/matches/"):
+            headers.append((b"hx-request", b"true"))
         headers.append((b"content-length", str(len(body)).encode()))
         if self.cookies:
             headers.append((b"cookie", "; ".join(f"{k}={v}" for k, v in self.cookies.items()).encode()))
@@ -84,8 +91,14 @@ class Client:
             "server": ("127.0.0.1", 8000),
         }
 
-    async def request(self, method: str, target: str, payload: Any = None) -> Answer:
-        body = b"" if payload is None else orjson.dumps(payload)
+    async def request(
+        self, method: str, target: str, payload: Any = None, *, form: dict[str, str] | None = None
+    ) -> Answer:
+        """A JSON request, or with ``form`` the htmx form POST a page's click sends."""
+        if form is not None:
+            body = urlencode({**form, "csrf_token": self.csrf}).encode()
+        else:
+            body = b"" if payload is None else orjson.dumps(payload)
         answer = Answer()
         sent = False
 
@@ -103,7 +116,7 @@ class Client:
             elif message["type"] == "http.response.body":
                 answer.body += message.get("body", b"")
 
-        await self.app(self._scope(method, target, body), receive, send)
+        await self.app(self._scope(method, target, body, form=form is not None), receive, send)
         for name, value in answer.headers:
             if name.lower() == b"set-cookie":
                 cookie: SimpleCookie = SimpleCookie()
@@ -176,11 +189,14 @@ async def _register(client: Client, number: int) -> None:
 
 
 async def play(
-    app: Any, turns: int, confirm_in_move: bool, profile: cProfile.Profile | None
+    app: Any, turns: int, confirm_in_move: bool, pages: bool, profile: cProfile.Profile | None
 ) -> dict[str, float]:
     seats = [Seat(Client(app, n)) for n in range(3)]
     for n, seat in enumerate(seats):
         await _register(seat.client, n)
+        if pages:  # the pages confirm in the move by the user's setting
+            form = {"auto_confirm": "1" if confirm_in_move else "", "language": "en"}
+            assert (await seat.client.request("POST", "/settings", form=form)).status == 200
     rng = random.Random(5)
     counted = {"turns": 0, "requests": 0, "cpu": 0.0, "answer_bytes": 0}
     while counted["turns"] < turns:
@@ -193,7 +209,7 @@ async def play(
         match_id = made.json()["id"]
         for seat in seats[1:]:
             assert (await seat.client.request("POST", f"/api/matches/{match_id}/join", {})).status == 204
-        await _one_match(seats, match_id, rng, confirm_in_move, turns, counted, profile)
+        await _one_match(seats, match_id, rng, confirm_in_move, pages, turns, counted, profile)
     return counted
 
 
@@ -202,6 +218,7 @@ async def _one_match(
     match_id: int,
     rng: random.Random,
     confirm_in_move: bool,
+    pages: bool,
     turns: int,
     counted: dict[str, Any],
     profile: cProfile.Profile | None,
@@ -209,13 +226,21 @@ async def _one_match(
     arrived = asyncio.Event()
 
     async def listen(seat: Seat) -> None:
-        async for event, data in seat.client.stream(f"/api/live?match={match_id}"):
+        path = f"/sse/live?m={match_id}&me=1" if pages else f"/api/live?match={match_id}"
+        async for event, data in seat.client.stream(path):
             if event == "view":
                 seat.take(orjson.loads(data))
+                arrived.set()
+            elif event == "area":
+                seat.take(page_view(orjson.loads(data)["area"]))
                 arrived.set()
 
     for seat in seats:
         seat.view, seat.log_seq = None, 0
+        if pages:  # the page a player opens, then its stream
+            area = await seat.client.request("GET", f"/matches/{match_id}/area")
+            assert area.status == 200, area.body
+            seat.take(page_view(area.body.decode()))
     listeners = [asyncio.ensure_future(listen(s)) for s in seats]
     try:
         while any(s.view is None for s in seats):
@@ -238,8 +263,15 @@ async def _one_match(
             if profile is not None:
                 profile.enable()
             started = time.process_time()
-            answer = await actor.client.request("POST", path, body)
-            result = answer.json()
+            if pages:
+                form = {k: str(v) for k, v in body.items() if k != "confirm"}
+                answer = await actor.client.request("POST", path.removeprefix("/api"), form=form)
+                seen = page_view(answer.body.decode())
+                committed = seen["version"] % VERSION_SPAN == 0
+                result = {"match": seen, "committed": committed, "version": seen["version"]}
+            else:
+                answer = await actor.client.request("POST", path, body)
+                result = answer.json()
             if answer.status == 200 and result["committed"]:
                 # Until every other seat's stream delivered the new version (its push counted too).
                 version = result["version"]
@@ -284,14 +316,16 @@ async def main_async(args: argparse.Namespace) -> None:
     profile = cProfile.Profile() if args.profile else None
     try:
         async with app.router.lifespan_context(app):
-            await play(app, max(20, args.turns // 10), args.confirm == "in-move", None)  # warm up
-            counted = await play(app, args.turns, args.confirm == "in-move", profile)
+            in_move = args.confirm == "in-move"
+            await play(app, max(20, args.turns // 10), in_move, args.pages, None)  # warm up
+            counted = await play(app, args.turns, in_move, args.pages, profile)
     finally:
         await pgstats.drop_database(database)
     turns, requests = counted["turns"], counted["requests"]
     cpu_ms = 1000 * counted["cpu"]
     print(
-        f"confirm {args.confirm}: {turns} turns, {requests / turns:.2f} requests a turn, "
+        f"{'pages' if args.pages else 'JSON'}, confirm {args.confirm}: {turns} turns, "
+        f"{requests / turns:.2f} requests a turn, "
         f"app CPU {cpu_ms / turns:.2f} ms a turn, {cpu_ms / requests:.2f} ms a request "
         f"(pushes to the other seats included), answers {counted['answer_bytes'] / requests / 1024:.1f} KB"
     )
@@ -307,6 +341,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=600)
     parser.add_argument("--confirm", choices=["apart", "in-move"], default="apart")
+    parser.add_argument(
+        "--pages", action="store_true", help="through the pages: htmx form POSTs, every seat on /sse/live"
+    )
     parser.add_argument("--profile", action="store_true", help="and a cProfile of the measured requests")
     parser.add_argument("--top", type=int, default=45)
     import uvloop

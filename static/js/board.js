@@ -105,6 +105,13 @@
       }
     }
     target.replaceChildren(incoming.content);
+    // An area is rendered once for every viewer of its seat (answers and pushes alike): its
+    // forms carry no CSRF token, and the page puts its own in.
+    target.querySelectorAll('input[name="csrf_token"]').forEach(function (input) {
+      if (!input.value) {
+        input.value = csrf();
+      }
+    });
     if (window.htmx) {
       window.htmx.process(target);
     }

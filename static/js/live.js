@@ -25,7 +25,7 @@
   }
 
   // Pushed fragments are shared by every tab and session of one seat: they carry no CSRF
-  // token, and each page puts its own into their forms.
+  // token, and each page puts its own into their forms (board.js does so for the area).
   function withToken(root) {
     root.querySelectorAll('input[name="csrf_token"]').forEach(function (input) {
       if (!input.value) {
@@ -65,7 +65,6 @@
         window.htmx.process(clock);
       }
     }
-    withToken(document.getElementById("match-live") || document.body);
   }
 
   function onHello(versions) {

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any
 
 import pytest
 
-from tests.browser.pages import register
+from tests.browser.pages import api_client, register, settled_box, start_toy_match
 from tests.support.server import Server
 
 pytestmark = pytest.mark.browser
@@ -130,3 +131,58 @@ def test_a_german_browser_gets_german(browser: Any, server: Server) -> None:
         expect(page.locator("header")).to_contain_text("Anmelden")
     finally:
         context.close()
+
+
+def test_the_last_card_played_with_the_mouse_ends_the_match_and_its_rematch_button_works(
+    browser: Any, server: Server
+) -> None:
+    """The answer to a decision is rendered once for the mover's page and its other tabs, so
+    its forms carry no session's token and the page puts its own in (static/js/board.js): the
+    Rematch button of the area a click brought opens the new table instead of a 403."""
+    from playwright.sync_api import expect
+
+    base = server.base_url
+    contexts = [browser.new_context(locale="en-US") for _ in range(2)]
+    try:
+        pages = [c.new_page() for c in contexts]
+        names = [register(page, base) for page in pages]
+        match_id = start_toy_match(base, *names)
+        clients = [api_client(base, name)[0] for name in names]
+        try:
+            # Over the API up to the last card: the seat to act holds it, nothing else is left.
+            for _ in range(80):
+                views = [c.get(f"/api/matches/{match_id}").json() for c in clients]
+                seat = next(i for i, v in enumerate(views) if v["viewer_seat"] in v["to_act"])
+                view = views[seat]
+                plays = [move for move in view["legal"] if move != "confirm"]
+                if plays and view["view"]["deck_size"] == 0 and sum(view["view"]["hand_sizes"]) == 1:
+                    break
+                body = {"expected_version": view["version"], "request_id": f"r{secrets.token_hex(6)}"}
+                path = "moves" if plays else "confirm"
+                answer = clients[seat].post(
+                    f"/api/matches/{match_id}/{path}", json={**body, "move": plays[0]} if plays else body
+                )
+                assert answer.status_code == 200, answer.text
+            else:
+                raise AssertionError("the toy match did not come down to its last card")
+        finally:
+            for client in clients:
+                client.close()
+        page = pages[seat]
+        page.set_default_timeout(TIMEOUT_MS)
+        page.goto(f"{base}/matches/{match_id}")
+        last = page.locator(".legal-moves [data-move]")
+        expect(last).to_have_count(1)
+        box = settled_box(page, last)
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        expect(page.locator("#match-area")).to_have_attribute("data-status", "finished")
+        rematch = page.get_by_role("button", name="Rematch")
+        box = settled_box(page, rematch)
+        assert box is not None
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_url(re.compile(rf"{base}/matches/(?!{match_id}\b)\d+$"))
+        expect(page.locator("#open-heading")).to_be_visible()
+    finally:
+        for context in contexts:
+            context.close()

@@ -19,9 +19,12 @@ from app.engine.protocol import Event, Game
 from app.engine.registry import get_game
 from app.engine.rng import Rng
 from app.engine.selfplay import derive_seed
+from app.web.fragments import KeptFragments
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
+ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, extensions=[KeptFragments]
+)
 DATA_PIECE = re.compile(r'data-piece="([^"]*)"')
 GAMES = {"draco": 3, "drachenland": 3, "felsental": 2}
 NOTHING_TO_NAME = {"match_over"}

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 
+from app.db.matches import VERSION_SPAN
 from tests.support.client import log_in, register, request_id
 from tests.support.server import Server
 from tests.support.sse import event_stream
@@ -139,6 +141,60 @@ async def test_the_next_player_gets_the_new_board_and_badge_on_the_pages_stream(
         assert 'id="match-area"' in area["area"] and 'id="clock-panel"' in area["clock"]
         assert 'name="csrf_token" value=""' in area["clock"]  # shared fragments carry no token
         assert "Your turn: 1" in me["turn"]
+    finally:
+        await alice.aclose()
+        await bob.aclose()
+
+
+async def test_each_turn_ended_on_the_page_answers_with_the_area_its_own_stream_is_pushed(
+    server: Server,
+) -> None:
+    """The answer to a committing decision and the push of that version to the mover's other
+    tabs are one render (``shared_area``): the same bytes, turn after turn to the end, where
+    the rematch form waits for the page's own token (no session's token is in a shared area)."""
+    alice, bob = await register(server.base_url), await register(server.base_url)
+    try:
+        m = await start_toy_match(alice, bob)
+        async with (
+            event_stream(alice.client, f"/sse/live?m={m.id}&me=1") as alices,
+            event_stream(bob.client, f"/sse/live?m={m.id}&me=1") as bobs,
+        ):
+            streams = {alice.id: alices, bob.id: bobs}
+            for stream in streams.values():
+                await stream.next("hello")
+            answer, committed = None, 0
+            for _decision in range(80):
+                views = [(u, (await u.get(f"/api/matches/{m.id}")).json()) for u in (alice, bob)]
+                if views[0][1]["status"] != "active":
+                    break
+                user, view = next((u, v) for u, v in views if v["viewer_seat"] in v["to_act"])
+                plays = [move for move in view["legal"] if move != "confirm"]
+                log_after = max((e["seq"] for e in view["log"] if not e["pending"]), default=0)
+                form = {
+                    "expected_version": view["version"],
+                    "request_id": request_id(),
+                    "log_after": log_after,
+                }
+                path = f"/matches/{m.id}/moves" if plays else f"/matches/{m.id}/confirm"
+                if plays:
+                    form["move"] = plays[0]
+                answer = await user.post(path, data=form, headers={"HX-Request": "true"})
+                assert answer.status_code == 200, answer.text
+                version = int(
+                    re.search(r'id="match-area" data-match="\d+" data-version="(\d+)"', answer.text)[1]
+                )
+                if version % VERSION_SPAN:
+                    continue  # pending: the mover's alone, nothing is pushed
+                committed += 1
+                while True:
+                    _, pushed = await streams[user.id].next("area")
+                    if pushed["version"] == version:
+                        break
+                assert pushed["area"] == answer.text
+                assert user.csrf not in answer.text
+        assert answer is not None and committed > 5
+        assert answer is not None and 'data-status="finished"' in answer.text
+        assert '<input type="hidden" name="csrf_token" value="">' in answer.text  # the rematch form
     finally:
         await alice.aclose()
         await bob.aclose()

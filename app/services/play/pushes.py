@@ -17,6 +17,7 @@ from app.engine.protocol import Seat
 from app.services.play import loaded as kept
 from app.services.play.loaded import LoadedMatch
 from app.services.play.views import match_view
+from app.services.schemas import MatchView
 
 
 async def match_at(store: Store, match_id: int, version: int) -> LoadedMatch:
@@ -34,11 +35,18 @@ async def match_at(store: Store, match_id: int, version: int) -> LoadedMatch:
     return await asyncio.shield(loading)
 
 
+def seat_view(loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: int | None) -> MatchView:
+    """The view of ``seat`` with the lines after ``log_after`` (what every push is made of)."""
+    return loaded.built(
+        ("view", seat, locale, log_after), lambda: match_view(loaded, seat, locale, log_after=log_after)
+    )
+
+
 def json_view(loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: int | None) -> str:
     """The view of ``seat`` as the JSON API sends it, with the lines after ``log_after``."""
     return loaded.built(
         ("json", seat, locale, log_after),
-        lambda: match_view(loaded, seat, locale, log_after=log_after).model_dump_json(),
+        lambda: seat_view(loaded, seat, locale, log_after).model_dump_json(),
     )
 
 

@@ -21,12 +21,12 @@ from app.db.matches import public_version
 from app.services import conclusions
 from app.services.errors import NotFound
 from app.services.play import loaded as kept
+from app.services.play import pushes
 from app.services.play.loaded import LoadedMatch
-from app.services.play.views import match_view
 from app.services.play_schemas import BadgeOut, ClockOut
 from app.services.schemas import UserOut
 from app.web.live_response import framed
-from app.web.pages.matches import area_context
+from app.web.pages.matches import shared_area
 from app.web.templating import render_string
 
 
@@ -56,7 +56,7 @@ async def area_event(
     seat = loaded.seat_of(user.id if user else None)
     clock = await _clock(maker, loaded)
     return loaded.built(
-        ("area", seat, locale, log_after),
+        ("area event", seat, locale, log_after),
         lambda: framed("area", _area(loaded, seat, locale, log_after, clock)),
     )
 
@@ -95,8 +95,8 @@ def badge_event(badge: BadgeOut, locale: str) -> str:
 
 
 def _area(loaded: LoadedMatch, seat: int | None, locale: str, log_after: int | None, clock: ClockOut) -> str:
-    view = match_view(loaded, seat, locale, log_after=log_after)
+    view = pushes.seat_view(loaded, seat, locale, log_after)
+    area = shared_area(loaded, seat, locale, log_after)
     shared = {"user": None, "csrf_token": "", "page_locale": locale}
-    area = render_string(locale, "match/_area.html", {**area_context(view, locale), **shared})
     panel = render_string(locale, "play/_clock.html", {"match": view, "clock": clock, **shared})
     return json.dumps({"match": loaded.id, "version": view.version, "area": area, "clock": panel})

@@ -12,15 +12,19 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.responses import Response
 
 from app.config import Settings
+from app.engine.protocol import Seat
 from app.engine.registry import UnknownGame, get_game
 from app.i18n import translations
 from app.services import conclusions, lobby, play, profiles
 from app.services.errors import StaleVersion
+from app.services.play import loaded as kept
+from app.services.play import pushes
+from app.services.play.loaded import LoadedMatch
 from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
 from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page, public_url
 from app.web.pages.results import match_result
-from app.web.templating import TEMPLATE_DIR
+from app.web.templating import TEMPLATE_DIR, TemplateResponse, render_string
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
 
@@ -169,7 +173,7 @@ async def _decided_area(
         result = await decision
     except StaleVersion:
         return await stale_area(request, db, user, locale, match_id, log_after)
-    return _result_area(request, result, locale, user)
+    return _result_area(request, db, result, locale, user, log_after)
 
 
 @router.get("/matches/{match_id}/chat")
@@ -352,8 +356,33 @@ async def _invite_url(
     return f"{site}/invite/{summary.invite_token}" if summary.invite_token else None
 
 
-def _result_area(request: Request, result: MoveResult, locale: str, user: UserOut) -> Response:
-    return area(request, result.match, locale, user)
+def _result_area(
+    request: Request, db: AsyncSession, result: MoveResult, locale: str, user: UserOut, log_after: int | None
+) -> Response:
+    """The area after a decision. A committed one is the very area every stream of the mover's
+    seat is pushed (``shared_area``): rendered once for both."""
+    loaded = kept.cached(db, result.match.id, result.version) if result.committed else None
+    if loaded is None:
+        return area(request, result.match, locale, user)
+    html = shared_area(loaded, result.match.viewer_seat, locale, log_after, result.match)
+    return TemplateResponse("match/_area.html", {"m": result.match}, html)
+
+
+def shared_area(
+    loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: int | None, view: MatchView | None = None
+) -> str:
+    """The board area of one version for ``seat`` (its log holding the lines after
+    ``log_after``) as every viewer of that seat gets it, rendered once per version: the answer
+    to the decision that made it and the live pushes (``live_pages``). It holds nothing of a
+    session: a page puts its own CSRF token into its forms (static/js/board.js), and times
+    read in UTC until static/js/times.js has run. ``view``: that seat's view, if made already."""
+
+    def render() -> str:
+        m = view or pushes.seat_view(loaded, seat, locale, log_after)
+        shared = {"user": None, "csrf_token": "", "page_locale": locale}
+        return render_string(locale, "match/_area.html", {**area_context(m, locale), **shared})
+
+    return loaded.built(("area", seat, locale, log_after), render)
 
 
 def board_template(slug: str) -> str | None:

@@ -13,19 +13,27 @@ from app.engine.selfplay import derive_seed
 from app.games.draco import DRACO
 from app.games.draco.rules import apply, legal_moves, setup
 from app.games.draco.state import DracoState, Phase
+from app.web.fragments import KeptFragments
 from tests.games.draco.support import m, position, rearranged, rng
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True)
+ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(TEMPLATES), autoescape=True, extensions=[KeptFragments]
+)
 NAMES = ["Ann & <b>", "Bo", "Cy", "Di", "Ed"]
 
 
 def render(
-    state: DracoState, seat: int | None, locale: str = "en", *, replay: bool = False
+    state: DracoState,
+    seat: int | None,
+    locale: str = "en",
+    *,
+    replay: bool = False,
+    env: jinja2.Environment = ENV,
 ) -> tuple[str, list[str]]:
     strings = DRACO.ui_text[locale]
     legal = [] if seat is None or replay else [str(x) for x in legal_moves(state, seat)]
-    html = ENV.get_template("games/draco/board.html").render(
+    html = env.get_template("games/draco/board.html").render(
         view=DRACO.view(state, seat),
         seat=seat,
         legal=legal,
@@ -63,6 +71,26 @@ def board_states() -> list[DracoState]:
 
 
 STATES = board_states()
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_a_board_of_kept_fragments_is_the_board_rendered_afresh(locale: str) -> None:
+    """app/web/fragments.py: spaces and dragons are kept and put together again for later renders.
+    Over random positions of every size, for every seat and a spectator one after another (so one
+    seat's fragments serve the next), the board is exactly the one rendered without the store: a
+    key missing something the block shows (whose dragon is "mine", a moved dragon, a name) shows
+    here. And fragments were reused."""
+    kept = jinja2.Environment(loader=ENV.loader, autoescape=True, extensions=[KeptFragments])
+    afresh = jinja2.Environment(loader=ENV.loader, autoescape=True, extensions=[KeptFragments])
+    afresh.kept_fragments.enabled = False  # type: ignore[attr-defined]
+    for state in STATES:
+        for seat in [*range(state.players), None]:
+            for replay in (False, True):
+                shown, _ = render(state, seat, locale, replay=replay, env=kept)
+                assert shown == render(state, seat, locale, replay=replay, env=afresh)[0], (state, seat)
+    assert len(afresh.kept_fragments) == 0  # type: ignore[attr-defined]
+    store = kept.kept_fragments  # type: ignore[attr-defined]
+    assert store.hits > 10 * len(store)
 
 
 def test_every_data_move_is_legal_and_every_legal_move_is_reachable() -> None:
