@@ -123,7 +123,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         larger=dict.fromkeys(RECORD_UPLOADS, MAX_RECORD_BYTES + 64 * 1024),  # the form's other fields
     )
     app.add_middleware(SecurityMiddleware, base_url=settings.base_url)
-    app.include_router(api_decisions)  # first (app.web.api.decisions says why)
+    app.include_router(api_decisions)  # first (app.web.api.moves says why)
+    app.include_router(matches.decisions)  # the same for the pages
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     @app.get("/healthz", include_in_schema=False)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -79,16 +79,33 @@ async def control_of(db: AsyncSession, match_id: int, *, lock: bool = False) -> 
     return control
 
 
+class Timed(Protocol):
+    """What a clock needs of its match (a ``Match`` row, or a version the live path holds)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def turn_started_at(self) -> datetime | None: ...
+
+
 @use_case
 async def get_clock(db: AsyncSession, *, match_id: int) -> ClockOut:
     """The match's time control, deadline and concessions."""
+    return await clock_of(db, match=await load_match(db, match_id))
+
+
+@use_case
+async def clock_of(db: AsyncSession, *, match: Timed) -> ClockOut:
+    """The clock of ``match`` as that row has it; only the time control is read (a live push
+    has the version it shows already, and a Match row is the whole state)."""
     from app.services.clocks import deadline  # clocks builds on this module
 
-    match = await load_match(db, match_id)
-    control = await db.get(MatchControl, match_id, populate_existing=True)
+    control = await db.get(MatchControl, match.id, populate_existing=True)
     if control is None:
         return ClockOut(
-            match_id=match_id,
+            match_id=match.id,
             days_per_move=None,
             policy=TimeoutPolicy.TIMEOUT_MOVE,
             deadline=None,
@@ -104,7 +121,7 @@ async def get_clock(db: AsyncSession, *, match_id: int) -> ClockOut:
     return clock_out(match, control, deadline(match, control))
 
 
-def clock_out(match: Match, control: MatchControl, due: Any) -> ClockOut:
+def clock_out(match: Timed, control: MatchControl, due: Any) -> ClockOut:
     late_now = match.turn_started_at is not None and control.late_for == match.turn_started_at
     return ClockOut(
         match_id=match.id,

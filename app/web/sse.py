@@ -14,7 +14,7 @@
 A stream holds no database connection: a push is built from the process's kept match
 (``app.services.play.pushes``), framed once and shared by every stream of the same viewer, and
 what a commit's streams must read (the version's clock, a session whose kept answer grew old)
-is read once for all the streams waiting for it. Who the viewer
+is read once for all the streams waiting for it; a badge is one read on the move path's pool. Who the viewer
 is *now* decides every event: before each one the stream asks again whether its session
 still holds (``Watcher``: the process's kept answer, so no query while it is fresh) and which
 seat, if any, the viewer has in that version (a seat changes hands on leave, join, the
@@ -130,8 +130,7 @@ async def page_live(
                     return
                 locale = watcher.locale
                 if news.kind == "user" and user is not None:
-                    async with maker() as db:
-                        badge = await notify.badge(db, user_id=user.id)
+                    badge = await notify.badge_in(store, user_id=user.id)
                     yield framed("me", live_pages.badge_event(badge, locale))
                 elif news.kind == "chat":
                     # Membership as of the message or later (the nudge names that version).

@@ -45,10 +45,11 @@ async def test_the_page_streams_of_a_version_read_its_clock_once(
     engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession], db: AsyncSession, make_user: MakeUser
 ) -> None:
     match_id = await start_toy_match(db, [await make_user(), await make_user()])
+    loaded = await kept.load(db, match_id)
     with counted(engine) as one:
         async with sessionmaker() as alone:
-            await conclusions.get_clock(alone, match_id=match_id)
-    loaded = await kept.load(db, match_id)
+            await conclusions.clock_of(alone, match=loaded.row)
+    assert len(one) == 1  # the time control only: the version's own row says the rest
     with counted(engine) as all_of_them:
         events = await asyncio.gather(
             *(live_pages.area_event(sessionmaker, loaded, None, "en", None) for _ in range(STREAMS))

@@ -37,6 +37,10 @@ class Store(Protocol):
     async def versions(self, match_ids: list[int]) -> dict[int, int]:
         """The committed version of each of these matches that exists (one read)."""
 
+    async def badge(self, user_id: int) -> tuple[int, int]:
+        """The user's running matches waiting for them, and matches with unread notifications
+        (one read: every seated player's page asks when a turn moves on)."""
+
     async def close(self) -> None: ...
 
 

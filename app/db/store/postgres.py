@@ -127,6 +127,12 @@ SELECT version FROM m
 
 VERSIONS = "SELECT id, committed_version FROM matches WHERE id = ANY($1::int[])"
 
+BADGE = """
+SELECT (SELECT count(*) FROM seats s JOIN matches m ON m.id = s.match_id
+         WHERE s.user_id = $1 AND m.status = 'active' AND m.to_act::jsonb @> to_jsonb(s.seat)),
+       (SELECT count(DISTINCT match_id) FROM notifications WHERE user_id = $1 AND read_at IS NULL)
+"""
+
 ANSWER = "SELECT user_id, answer FROM move_requests WHERE match_id = $1 AND request_id = $2"
 
 WHY_NOT = """
@@ -198,6 +204,11 @@ class PostgresStore:
         """The committed version of each of these matches that exists."""
         rows = await self._run(lambda conn: conn.fetch(VERSIONS, match_ids))
         return {r["id"]: r["committed_version"] for r in rows}
+
+    async def badge(self, user_id: int) -> tuple[int, int]:
+        row = await self._run(lambda conn: conn.fetchrow(BADGE, user_id))
+        assert row is not None
+        return int(row[0]), int(row[1])
 
     async def _apply(self, w: DecisionWrite) -> int | None:
         head = (

@@ -16,7 +16,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from app.db.async_play import MatchControl, Notification, UserSettings
-from app.db.matches import VERSION_SPAN
+from app.db.matches import VERSION_SPAN, MatchStatus
 from app.db.models import LoggedMove, Match, MatchSeat, MoveRequest, User
 from app.db.store.records import (
     YOUR_TURN,
@@ -134,6 +134,19 @@ class SqliteStore:
                 query = select(_matches.c.id, _matches.c.committed_version).where(_matches.c.id.in_(chunk))
                 found.update({r.id: r.committed_version for r in await conn.execute(query)})
         return found
+
+    async def badge(self, user_id: int) -> tuple[int, int]:
+        seated = (
+            select(_matches.c.to_act, _seats.c.seat)
+            .join(_seats, _seats.c.match_id == _matches.c.id)
+            .where(_seats.c.user_id == user_id, _matches.c.status == MatchStatus.ACTIVE)
+        )
+        unread = select(func.count(func.distinct(_notifications.c.match_id))).where(
+            _notifications.c.user_id == user_id, _notifications.c.read_at.is_(None)
+        )
+        async with self._engine.connect() as conn:
+            your_turn = sum(1 for acting, seat in await conn.execute(seated) if seat in acting)
+            return your_turn, await conn.scalar(unread) or 0
 
     async def _apply(self, conn: AsyncConnection, w: DecisionWrite) -> int | None:
         """The match's new version, or None when nothing was written."""

@@ -68,7 +68,7 @@ async def _clock(maker: async_sessionmaker[AsyncSession], loaded: LoadedMatch) -
     so the next stream tries again."""
     reading: asyncio.Future[ClockOut] | None = loaded.rendered.get("clock")
     if reading is None:
-        reading = loaded.rendered["clock"] = asyncio.ensure_future(_read_clock(maker, loaded.id))
+        reading = loaded.rendered["clock"] = asyncio.ensure_future(_read_clock(maker, loaded))
 
         def forget_failure(done: asyncio.Future[ClockOut]) -> None:
             if done.cancelled() or done.exception() is not None:
@@ -79,9 +79,9 @@ async def _clock(maker: async_sessionmaker[AsyncSession], loaded: LoadedMatch) -
     return await asyncio.shield(reading)
 
 
-async def _read_clock(maker: async_sessionmaker[AsyncSession], match_id: int) -> ClockOut:
+async def _read_clock(maker: async_sessionmaker[AsyncSession], loaded: LoadedMatch) -> ClockOut:
     async with maker() as db:
-        return await conclusions.get_clock(db, match_id=match_id)
+        return await conclusions.clock_of(db, match=loaded.row)
 
 
 def badge_event(badge: BadgeOut, locale: str) -> str:

@@ -27,6 +27,9 @@ from app.web.pages.results import match_result
 from app.web.templating import TEMPLATE_DIR, TemplateResponse, render_string
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+decisions = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+"""Move, undo and confirm, included first: a route is found by trying the routes in order, and
+a page's clicks are the requests a match makes by the hundred (as ``app.web.api.moves``)."""
 
 STATIC_DIR = TEMPLATE_DIR.parent / "static"
 RequestId = Annotated[str, Form(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
@@ -87,7 +90,7 @@ async def log_page(
     return page(request, "match/_log_page.html", locale=locale, user=user, items=items, after=after)
 
 
-@router.post("/matches/{match_id}/moves")
+@decisions.post("/matches/{match_id}/moves")
 async def post_move(
     request: Request,
     db: SessionDep,
@@ -113,7 +116,7 @@ async def post_move(
     return await _decided_area(request, db, user, locale, match_id, decision, log_after)
 
 
-@router.post("/matches/{match_id}/undo")
+@decisions.post("/matches/{match_id}/undo")
 async def post_undo(
     request: Request,
     db: SessionDep,
@@ -136,7 +139,7 @@ async def post_undo(
     return await _decided_area(request, db, user, locale, match_id, decision, log_after)
 
 
-@router.post("/matches/{match_id}/confirm")
+@decisions.post("/matches/{match_id}/confirm")
 async def post_confirm(
     request: Request,
     db: SessionDep,
