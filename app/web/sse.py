@@ -131,7 +131,7 @@ async def page_live(
                 locale = watcher.locale
                 if news.kind == "user" and user is not None:
                     badge = await notify.badge_in(store, user_id=user.id)
-                    yield framed("me", live_pages.badge_event(badge, locale))
+                    yield live_pages.badge_event(badge, locale)
                 elif news.kind == "chat":
                     # Membership as of the message or later (the nudge names that version).
                     loaded = await pushes.match_at(store, news.id, news.version or 0)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Sequence
+from functools import lru_cache
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -84,13 +85,24 @@ async def _read_clock(maker: async_sessionmaker[AsyncSession], loaded: LoadedMat
         return await conclusions.clock_of(db, match=loaded.row)
 
 
-def badge_event(badge: BadgeOut, locale: str) -> str:
-    """The ``me`` event: the header's two badges."""
-    return json.dumps(
-        {
-            "turn": render_string(locale, "lobby/_badge.html", {"count": badge.your_turn}),
-            "unread": render_string(locale, "play/_unread.html", {"badge": badge}),
-        }
+def badge_event(badge: BadgeOut, locale: str) -> bytes:
+    """The ``me`` event, framed: the header's two badges."""
+    return _badge_event(badge.your_turn, badge.unread, locale)
+
+
+@lru_cache(maxsize=1024)
+def _badge_event(your_turn: int, unread: int, locale: str) -> bytes:
+    """Made once per pair of counts and language: every seated player's page stream sends one
+    when a turn moves on, and most say the same few counts."""
+    badge = BadgeOut(your_turn=your_turn, unread=unread)
+    return framed(
+        "me",
+        json.dumps(
+            {
+                "turn": render_string(locale, "lobby/_badge.html", {"count": your_turn}),
+                "unread": render_string(locale, "play/_unread.html", {"badge": badge}),
+            }
+        ),
     )
 
 
