@@ -11,15 +11,18 @@ import pytest
 
 from app.games.drachenland.board import Tile
 from app.games.drachenland.state import State
+from app.web.fragments import KeptFragments
 from tests.games.drachenland.helpers import GAME
 from tests.games.drachenland.test_protocol import SAMPLES
 
-ENV = jinja2.Environment(loader=jinja2.FileSystemLoader("templates"), autoescape=True)
+ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader("templates"), autoescape=True, extensions=[KeptFragments]
+)
 TEMPLATE = ENV.get_template("games/drachenland/board.html")
 DATA_MOVE = re.compile(r'data-move="([^"]*)"')
 
 
-def render(state: State, seat: int | None, locale: str = "en") -> str:
+def render(state: State, seat: int | None, locale: str = "en", template: jinja2.Template = TEMPLATE) -> str:
     texts = GAME.ui_text
 
     def t(key: str) -> str:
@@ -36,7 +39,25 @@ def render(state: State, seat: int | None, locale: str = "en") -> str:
         "_": lambda text: text,
         "locale": locale,
     }
-    return TEMPLATE.render(**context)
+    return template.render(**context)
+
+
+@pytest.mark.parametrize("locale", ["en", "de"])
+def test_a_board_of_kept_fragments_is_the_board_rendered_afresh(locale: str) -> None:
+    """app/web/fragments.py: the map and the volcanoes are kept and put together again. Over the
+    sample positions, for a spectator and every seat one after another (so one viewer's fragments
+    serve the next; a face-down tile is shown to some seats only), the board is exactly the one
+    rendered without the store, and fragments were reused."""
+    kept = jinja2.Environment(loader=ENV.loader, autoescape=True, extensions=[KeptFragments])
+    afresh = jinja2.Environment(loader=ENV.loader, autoescape=True, extensions=[KeptFragments])
+    afresh.kept_fragments.enabled = False  # type: ignore[attr-defined]
+    with_store = kept.get_template("games/drachenland/board.html")
+    without = afresh.get_template("games/drachenland/board.html")
+    for state in SAMPLES:
+        for seat in [None, *range(state.players)]:
+            assert render(state, seat, locale, with_store) == render(state, seat, locale, without), seat
+    store = kept.kept_fragments  # type: ignore[attr-defined]
+    assert len(afresh.kept_fragments) == 0 and store.hits > 10 * len(store)  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("locale", ["en", "de"])
