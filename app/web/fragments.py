@@ -15,6 +15,7 @@ without the store and compares them.
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
@@ -60,19 +61,23 @@ class FragmentStore:
         self.enabled = True
         """Off: every block renders (the tests' reference)."""
         self._kept: OrderedDict[bytes, Markup] = OrderedDict()
+        self._lock = threading.Lock()
         self.hits = 0
 
     def get(self, key: bytes, render: Callable[[], str]) -> Markup:
         if not self.enabled:
             return Markup(render())
-        kept = self._kept.get(key)
-        if kept is not None:
-            self._kept.move_to_end(key)
-            self.hits += 1
-            return kept
-        kept = self._kept[key] = Markup(render())
-        if len(self._kept) > self.size:
-            self._kept.popitem(last=False)
+        with self._lock:  # pages render on the event loop, but a thread may render too
+            kept = self._kept.get(key)
+            if kept is not None:
+                self._kept.move_to_end(key)
+                self.hits += 1
+                return kept
+        kept = Markup(render())
+        with self._lock:
+            self._kept[key] = kept
+            if len(self._kept) > self.size:
+                self._kept.popitem(last=False)
         return kept
 
     def __len__(self) -> int:

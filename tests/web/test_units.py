@@ -92,3 +92,36 @@ def test_a_framed_event_is_what_sse_starlette_would_send() -> None:
     two_lines = "first\nsecond"
     assert framed("view", two_lines) == ServerSentEvent(two_lines, event="view").encode()
     assert framed("view", two_lines).count(b"data: ") == 2
+
+
+def test_the_fragment_store_keeps_at_most_its_size_and_drops_the_least_recently_used() -> None:
+    from app.web.fragments import FragmentStore
+
+    store = FragmentStore(2)
+    renders: list[str] = []
+
+    def render(text: str) -> str:
+        renders.append(text)
+        return text
+
+    assert store.get(b"a", lambda: render("<a>")) == "<a>"
+    store.get(b"b", lambda: render("<b>"))
+    store.get(b"a", lambda: render("never"))  # kept: "a" is now the most recently used
+    store.get(b"c", lambda: render("<c>"))  # the third: "b" goes
+    assert len(store) == 2 and store.hits == 1
+    store.get(b"a", lambda: render("never"))
+    store.get(b"b", lambda: render("<b> again"))
+    assert renders == ["<a>", "<b>", "<c>", "<b> again"]
+
+
+def test_a_kept_fragment_tells_a_str_from_markup_and_the_languages_apart() -> None:
+    import jinja2
+    from markupsafe import Markup
+
+    from app.web.fragments import KeptFragments
+
+    env = jinja2.Environment(autoescape=True, extensions=[KeptFragments])
+    template = env.from_string("{% kept x %}{{ x }} {{ locale }}{% endkept %}")
+    assert template.render(x="<b>", locale="en") == "&lt;b&gt; en"
+    assert template.render(x=Markup("<b>"), locale="en") == "<b> en"
+    assert template.render(x="<b>", locale="de") == "&lt;b&gt; de"
