@@ -157,8 +157,17 @@ async def run_until(load: Load, tasks: list[asyncio.Task[None]], seconds: float)
     await asyncio.gather(*tasks)
 
 
-async def wait_for_commits(load: Load, count: int, timeout: float = 30.0) -> None:
+async def wait_for_commits(
+    load: Load, count: int, timeout: float = 30.0, tasks: Sequence[asyncio.Task[None]] = ()
+) -> None:
+    """Until the load has committed ``count`` decisions; a match task that failed fails this with
+    its own error, and a load whose matches have all ended says so."""
     deadline = time.monotonic() + timeout
     while load.tally.committed < count:
+        for task in tasks:
+            if task.done() and not task.cancelled() and task.exception() is not None:
+                raise AssertionError(f"a match's load failed: {task.exception()!r}") from task.exception()
+        if tasks and all(task.done() for task in tasks):
+            raise AssertionError(f"every match ended after {load.tally.committed} commits (wanted {count})")
         assert time.monotonic() < deadline, f"only {load.tally.committed} commits in {timeout} s"
         await asyncio.sleep(0.02)
