@@ -108,7 +108,7 @@ def check_time_control(days_per_move: int | None, policy: str) -> None:
         raise InvalidInput(f"the timeout policy is one of {', '.join(TimeoutPolicy.ALL)}")
 
 
-def deadline(match: conclusions.Timed, control: MatchControl) -> datetime | None:
+def deadline(match: conclusions.Timed, control: conclusions.Controlled) -> datetime | None:
     """When the seats to act run out of time (None: no clock, or nobody waited for)."""
     if control.days_per_move is None or match.status != MatchStatus.ACTIVE or match.turn_started_at is None:
         return None

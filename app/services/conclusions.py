@@ -24,6 +24,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from app.db.async_play import MatchControl, TimeoutPolicy
 from app.db.models import LoggedMove, Match, MatchSeat, MatchStatus, User
+from app.db.store import Store
+from app.db.store.records import ControlRow
 from app.db.types import utcnow
 from app.engine.protocol import Event, Move, Seat
 from app.engine.registry import get_game
@@ -90,38 +92,50 @@ class Timed(Protocol):
     def turn_started_at(self) -> datetime | None: ...
 
 
+Controlled = MatchControl | ControlRow
+"""A time control as the session holds it, or as the move path's store read it."""
+
+
 @use_case
 async def get_clock(db: AsyncSession, *, match_id: int) -> ClockOut:
-    """The match's time control, deadline and concessions."""
-    return await clock_of(db, match=await load_match(db, match_id))
+    """The match's time control, deadline and concessions, read in this session: a use case that
+    has just changed them answers with its change before it commits."""
+    match = await load_match(db, match_id)
+    control = await db.get(MatchControl, match_id, populate_existing=True)
+    return _unclocked(match_id) if control is None else _clock(match, control)
 
 
-@use_case
-async def clock_of(db: AsyncSession, *, match: Timed) -> ClockOut:
-    """The clock of ``match`` as that row has it; only the time control is read (a live push
-    has the version it shows already, and a Match row is the whole state)."""
+async def clock_of(store: Store, *, match: Timed) -> ClockOut:
+    """The clock of ``match`` as that row has it, on the move path's store with no session: a
+    live push has the version it shows already, so only the time control is read."""
+    control = await store.control(match.id)
+    return _unclocked(match.id) if control is None else _clock(match, control)
+
+
+def _clock(match: Timed, control: Controlled) -> ClockOut:
     from app.services.clocks import deadline  # clocks builds on this module
 
-    control = await db.get(MatchControl, match.id, populate_existing=True)
-    if control is None:
-        return ClockOut(
-            match_id=match.id,
-            days_per_move=None,
-            policy=TimeoutPolicy.TIMEOUT_MOVE,
-            deadline=None,
-            timed_out=[],
-            late=[],
-            votes=[],
-            resigned=[],
-            draw_offer_by=None,
-            conclusion=None,
-            rematch_of=None,
-            rematch_id=None,
-        )
     return clock_out(match, control, deadline(match, control))
 
 
-def clock_out(match: Timed, control: MatchControl, due: Any) -> ClockOut:
+def _unclocked(match_id: int) -> ClockOut:
+    return ClockOut(
+        match_id=match_id,
+        days_per_move=None,
+        policy=TimeoutPolicy.TIMEOUT_MOVE,
+        deadline=None,
+        timed_out=[],
+        late=[],
+        votes=[],
+        resigned=[],
+        draw_offer_by=None,
+        conclusion=None,
+        rematch_of=None,
+        rematch_id=None,
+    )
+
+
+def clock_out(match: Timed, control: Controlled, due: Any) -> ClockOut:
     late_now = match.turn_started_at is not None and control.late_for == match.turn_started_at
     return ClockOut(
         match_id=match.id,

@@ -14,7 +14,8 @@
 A stream holds no database connection: a push is built from the process's kept match
 (``app.services.play.pushes``), framed once and shared by every stream of the same viewer, and
 what a commit's streams must read (the version's clock, a session whose kept answer grew old)
-is read once for all the streams waiting for it; a badge is one read on the move path's pool. Who the viewer
+is read once for all the streams waiting for it; a clock and a badge are one statement each on
+the move path's pool, with no session. Who the viewer
 is *now* decides every event: before each one the stream asks again whether its session
 still holds (``Watcher``: the process's kept answer, so no query while it is fresh) and which
 seat, if any, the viewer has in that version (a seat changes hands on leave, join, the
@@ -145,7 +146,7 @@ async def page_live(
                     if loaded.row.status == MatchStatus.OPEN:
                         yield framed("stale", json.dumps({"match": news.id}))
                         continue
-                    yield await live_pages.area_event(maker, loaded, user, locale, news.after)
+                    yield await live_pages.area_event(store, loaded, user, locale, news.after)
 
     return LiveResponse(events(), subscription)
 

@@ -14,10 +14,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.async_play import Notification, UserSettings
 from app.db.models import MatchStatus
 from app.db.session import dispose, make_engine, make_sessionmaker
+from app.db.store import store_of
 from app.db.types import utcnow
 from app.services import clocks, conclusions, live, lobby
 from app.services.errors import Conflict, Forbidden, InvalidInput
 from app.services.live import Nudge
+from app.services.play import loaded as kept
+from app.services.play_schemas import ClockOut
 from tests.conftest import MakeUser
 from tests.services.async_support import (
     control,
@@ -263,3 +266,37 @@ async def test_a_clock_change_of_an_open_table_is_versioned_and_told_to_the_tabl
         assert await news.get(timeout=1) == Nudge("match", created.id, after)
         assert await bobs.get(timeout=1) == Nudge("user", bob.id)
     assert (await control(db, created.id)).days_per_move == 3
+
+
+async def test_a_live_push_shows_the_clock_the_match_page_shows(
+    db: AsyncSession, make_user: MakeUser, sessionmaker: async_sessionmaker[AsyncSession]
+) -> None:
+    """``conclusions.clock_of``: a push reads the time control on the move path's store and takes
+    the rest from the version it shows; the clock is the page's (``get_clock``) through a vacation
+    day, a late seat and a vote."""
+    alice, bob, carol = await make_user(), await make_user(), await make_user()
+    match_id = await start_clocked_match(db, [alice, bob, carol], days=1, policy="vote")
+    await db.commit()
+    started = await turn_start(db, match_id)
+
+    async def pushed() -> ClockOut:
+        shown = await conclusions.clock_of(store_of(db), match=(await kept.load(db, match_id)).row)
+        assert shown == await conclusions.get_clock(db, match_id=match_id)
+        return shown
+
+    assert (await pushed()).deadline == started + days(1)
+    await clocks.tick(sessionmaker, now=started + days(1.1))  # one of alice's vacation days
+    assert (await pushed()).deadline == started + days(2)
+    await _use_up_vacation(db, alice.id)
+    await clocks.tick(sessionmaker, now=started + days(2.2))
+    assert (await pushed()).late == [0]
+    await conclusions.vote_end(db, match_id=match_id, user_id=bob.id)
+    await db.commit()
+    clock = await pushed()
+    assert clock.votes == [1] and clock.days_per_move == 1 and clock.policy == "vote"
+    unclocked = await start_toy_match(db, [alice, bob])
+    await db.commit()
+    row = (await kept.load(db, unclocked)).row
+    assert await conclusions.clock_of(store_of(db), match=row) == await conclusions.get_clock(
+        db, match_id=unclocked
+    )

@@ -12,11 +12,13 @@ import asyncio
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+import pytest
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
 from app.db.store import store_of
-from app.services import accounts, conclusions, sessions
+from app.db.store.records import ControlRow
+from app.services import accounts, sessions
 from app.services.play import loaded as kept
 from app.web import sse
 from app.web.pages import live_pages
@@ -42,19 +44,23 @@ def counted(engine: AsyncEngine) -> Iterator[list[str]]:
 
 
 async def test_the_page_streams_of_a_version_read_its_clock_once(
-    engine: AsyncEngine, sessionmaker: async_sessionmaker[AsyncSession], db: AsyncSession, make_user: MakeUser
+    db: AsyncSession, make_user: MakeUser, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     match_id = await start_toy_match(db, [await make_user(), await make_user()])
     loaded = await kept.load(db, match_id)
-    with counted(engine) as one:
-        async with sessionmaker() as alone:
-            await conclusions.clock_of(alone, match=loaded.row)
-    assert len(one) == 1  # the time control only: the version's own row says the rest
-    with counted(engine) as all_of_them:
-        events = await asyncio.gather(
-            *(live_pages.area_event(sessionmaker, loaded, None, "en", None) for _ in range(STREAMS))
-        )
-    assert len(all_of_them) == len(one), all_of_them
+    store = store_of(db)
+    reads: list[int] = []
+    read_control = store.control
+
+    async def counted_control(match_id: int) -> ControlRow | None:
+        reads.append(match_id)
+        return await read_control(match_id)
+
+    monkeypatch.setattr(store, "control", counted_control)
+    events = await asyncio.gather(
+        *(live_pages.area_event(store, loaded, None, "en", None) for _ in range(STREAMS))
+    )
+    assert reads == [match_id]  # the time control only, once: the version's own row says the rest
     assert all(e is events[0] for e in events), "every spectator's stream gets the same bytes"
     assert events[0].startswith(b"event: area\r\ndata: {")
 

@@ -15,7 +15,7 @@ from typing import Protocol
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession
 
 from app.db.session import asyncpg_dsn
-from app.db.store.records import Answered, DecisionWrite, Loaded, LogRow, WriteOutcome
+from app.db.store.records import Answered, ControlRow, DecisionWrite, Loaded, LogRow, WriteOutcome
 
 DEFAULT_POOL_SIZE = 10
 """Connections of the move path per process (``Settings.move_pool_size`` in the app)."""
@@ -36,6 +36,9 @@ class Store(Protocol):
 
     async def versions(self, match_ids: list[int]) -> dict[int, int]:
         """The committed version of each of these matches that exists (one read)."""
+
+    async def control(self, match_id: int) -> ControlRow | None:
+        """The match's time control (None: it has none): a live push's clock reads it."""
 
     async def badge(self, user_id: int) -> tuple[int, int]:
         """The user's running matches waiting for them, and matches with unread notifications

@@ -31,9 +31,11 @@ import orjson
 from app.db.matches import VERSION_SPAN
 from app.db.session import CONNECT_TIMEOUT_SECONDS, watch_link
 from app.db.store.records import (
+    CONTROL_COLUMNS,
     YOUR_TURN,
     Answered,
     Applied,
+    ControlRow,
     DecisionWrite,
     Loaded,
     LogRow,
@@ -127,6 +129,8 @@ SELECT version FROM m
 
 VERSIONS = "SELECT id, committed_version FROM matches WHERE id = ANY($1::int[])"
 
+CONTROL = f"SELECT {', '.join(CONTROL_COLUMNS)} FROM match_controls WHERE match_id = $1"
+
 BADGE = """
 SELECT (SELECT count(*) FROM seats s JOIN matches m ON m.id = s.match_id
          WHERE s.user_id = $1 AND m.status = 'active' AND m.to_act::jsonb @> to_jsonb(s.seat)),
@@ -204,6 +208,10 @@ class PostgresStore:
         """The committed version of each of these matches that exists."""
         rows = await self._run(lambda conn: conn.fetch(VERSIONS, match_ids))
         return {r["id"]: r["committed_version"] for r in rows}
+
+    async def control(self, match_id: int) -> ControlRow | None:
+        row = await self._run(lambda conn: conn.fetchrow(CONTROL, match_id))
+        return None if row is None else ControlRow(*row)
 
     async def badge(self, user_id: int) -> tuple[int, int]:
         row = await self._run(lambda conn: conn.fetchrow(BADGE, user_id))

@@ -64,6 +64,28 @@ class MatchRow:
 
 
 @dataclass(frozen=True, slots=True)
+class ControlRow:
+    """A match's time control and concessions (``MatchControl``), as one read saw it."""
+
+    days_per_move: int | None
+    policy: str
+    extension_days: int
+    extension_for: datetime | None
+    timed_out: list[int]
+    late: list[int]
+    late_for: datetime | None
+    votes: list[int]
+    resigned: list[int]
+    draw_offer_by: int | None
+    conclusion: str | None
+    rematch_of: int | None
+    rematch_id: int | None
+
+
+CONTROL_COLUMNS = tuple(ControlRow.__dataclass_fields__)
+
+
+@dataclass(frozen=True, slots=True)
 class Loaded:
     """A match and the newest log rows after the seq the reader already had."""
 

@@ -19,9 +19,11 @@ from app.db.async_play import MatchControl, Notification, UserSettings
 from app.db.matches import VERSION_SPAN, MatchStatus
 from app.db.models import LoggedMove, Match, MatchSeat, MoveRequest, User
 from app.db.store.records import (
+    CONTROL_COLUMNS,
     YOUR_TURN,
     Answered,
     Applied,
+    ControlRow,
     DecisionWrite,
     Loaded,
     LogRow,
@@ -36,6 +38,7 @@ _moves = cast(Table, LoggedMove.__table__)
 _requests = cast(Table, MoveRequest.__table__)
 _notifications = cast(Table, Notification.__table__)
 _seats = cast(Table, MatchSeat.__table__)
+_controls = cast(Table, MatchControl.__table__)
 
 _MATCH = select(
     _matches.c.id,
@@ -134,6 +137,14 @@ class SqliteStore:
                 query = select(_matches.c.id, _matches.c.committed_version).where(_matches.c.id.in_(chunk))
                 found.update({r.id: r.committed_version for r in await conn.execute(query)})
         return found
+
+    async def control(self, match_id: int) -> ControlRow | None:
+        query = select(*(_controls.c[name] for name in CONTROL_COLUMNS)).where(
+            _controls.c.match_id == match_id
+        )
+        async with self._engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else ControlRow(*row)
 
     async def badge(self, user_id: int) -> tuple[int, int]:
         seated = (

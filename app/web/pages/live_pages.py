@@ -16,9 +16,10 @@ import json
 from collections.abc import Sequence
 from functools import lru_cache
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.matches import public_version
+from app.db.store import Store
 from app.services import conclusions
 from app.services.errors import NotFound
 from app.services.play import loaded as kept
@@ -46,7 +47,7 @@ async def versions(db: AsyncSession, match_ids: Sequence[int], user: UserOut | N
 
 
 async def area_event(
-    maker: async_sessionmaker[AsyncSession],
+    store: Store,
     loaded: LoadedMatch,
     user: UserOut | None,
     locale: str,
@@ -55,21 +56,23 @@ async def area_event(
     """The ``area`` event of one version for this viewer (``{"match", "version", "area",
     "clock"}``), framed: built once for all the streams of that viewer."""
     seat = loaded.seat_of(user.id if user else None)
-    clock = await _clock(maker, loaded)
+    clock = await _clock(store, loaded)
     return loaded.built(
         ("area event", seat, locale, log_after),
         lambda: framed("area", _area(loaded, seat, locale, log_after, clock)),
     )
 
 
-async def _clock(maker: async_sessionmaker[AsyncSession], loaded: LoadedMatch) -> ClockOut:
+async def _clock(store: Store, loaded: LoadedMatch) -> ClockOut:
     """The clock of this version, read once for all its streams. A commit wakes every stream
     of the match at once: each reading it (two statements) queued a thousand spectators'
     reads on the pool, which took seconds (``bench/streams.py``). A failed read is forgotten,
     so the next stream tries again."""
     reading: asyncio.Future[ClockOut] | None = loaded.rendered.get("clock")
     if reading is None:
-        reading = loaded.rendered["clock"] = asyncio.ensure_future(_read_clock(maker, loaded))
+        reading = loaded.rendered["clock"] = asyncio.ensure_future(
+            conclusions.clock_of(store, match=loaded.row)
+        )
 
         def forget_failure(done: asyncio.Future[ClockOut]) -> None:
             if done.cancelled() or done.exception() is not None:
@@ -78,11 +81,6 @@ async def _clock(maker: async_sessionmaker[AsyncSession], loaded: LoadedMatch) -
         reading.add_done_callback(forget_failure)
     # Shielded: a stream that goes away while waiting must not cancel the others' read.
     return await asyncio.shield(reading)
-
-
-async def _read_clock(maker: async_sessionmaker[AsyncSession], loaded: LoadedMatch) -> ClockOut:
-    async with maker() as db:
-        return await conclusions.clock_of(db, match=loaded.row)
 
 
 def badge_event(badge: BadgeOut, locale: str) -> bytes:
