@@ -3,14 +3,14 @@
 A board is rendered again for every seat and every version, yet most of it did not change: of
 a Draco board's thirty spaces and ten dragons, a decision moves one or two. A ``kept`` block's
 output is kept under its template, its place in it, the page's ``locale`` and the values of
-its key, in a bounded store of the environment (least recently used out first), and a render with the same
-key takes it from there (``bench/appcpu.py --pages``).
+its key, in a bounded store of the environment (least recently used out first), and a render
+with the same key takes it from there (``bench/appcpu.py --pages``).
 
 The key must name everything the block shows: whatever the block reads that is not in its
 key is the first render's, for every later one with that key. Seat-dependent reads (whose
-piece is "mine", the legal moves) belong in the key or outside the block;
-tests/games/draco/test_board_render.py renders random positions for every seat with and
-without the store and compares them.
+piece is "mine", the legal moves) belong in the key or outside the block; the boards' render
+tests (tests/games/draco/ and drachenland/test_board_render.py) render positions for every
+seat with and without the store and compare them.
 """
 
 from __future__ import annotations
