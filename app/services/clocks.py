@@ -97,7 +97,7 @@ async def set_time_control(
     seats = (await load_seats(db, [match_id]))[match_id]
     await db.commit()
     await conclusions.publish(match, seats)
-    return conclusions.clock_out(match, control, deadline(match, control))
+    return conclusions.clock_out(match, control)
 
 
 def check_time_control(days_per_move: int | None, policy: str) -> None:

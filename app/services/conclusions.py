@@ -102,20 +102,14 @@ async def get_clock(db: AsyncSession, *, match_id: int) -> ClockOut:
     has just changed them answers with its change before it commits."""
     match = await load_match(db, match_id)
     control = await db.get(MatchControl, match_id, populate_existing=True)
-    return _unclocked(match_id) if control is None else _clock(match, control)
+    return _unclocked(match_id) if control is None else clock_out(match, control)
 
 
 async def clock_of(store: Store, *, match: Timed) -> ClockOut:
     """The clock of ``match`` as that row has it, on the move path's store with no session: a
     live push has the version it shows already, so only the time control is read."""
     control = await store.control(match.id)
-    return _unclocked(match.id) if control is None else _clock(match, control)
-
-
-def _clock(match: Timed, control: Controlled) -> ClockOut:
-    from app.services.clocks import deadline  # clocks builds on this module
-
-    return clock_out(match, control, deadline(match, control))
+    return _unclocked(match.id) if control is None else clock_out(match, control)
 
 
 def _unclocked(match_id: int) -> ClockOut:
@@ -135,13 +129,16 @@ def _unclocked(match_id: int) -> ClockOut:
     )
 
 
-def clock_out(match: Timed, control: Controlled, due: Any) -> ClockOut:
+def clock_out(match: Timed, control: Controlled) -> ClockOut:
+    """The clock a time control gives ``match`` now (its deadline included)."""
+    from app.services.clocks import deadline  # clocks builds on this module
+
     late_now = match.turn_started_at is not None and control.late_for == match.turn_started_at
     return ClockOut(
         match_id=match.id,
         days_per_move=control.days_per_move,
         policy=control.policy,
-        deadline=due,
+        deadline=deadline(match, control),
         timed_out=list(control.timed_out),
         late=list(control.late) if late_now and match.status == MatchStatus.ACTIVE else [],
         votes=list(control.votes) if late_now and match.status == MatchStatus.ACTIVE else [],
