@@ -314,7 +314,7 @@ def _plan(loaded: LoadedMatch, seat: Seat, request: _Request, step: _Step) -> _P
     stored, match_json = _serialised(answer, after, request.locale)
     if committed:
         # The mover's own stream pushes this very view of the new version: made once.
-        pushes.keep_json_view(after, seat, request.locale, request.log_after, match_json)
+        pushes.keep_view(after, seat, request.locale, request.log_after, view, match_json)
     write = DecisionWrite(
         match_id=row.id,
         seen=row.version,

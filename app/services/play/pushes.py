@@ -50,8 +50,12 @@ def json_view(loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: in
     )
 
 
-def keep_json_view(loaded: LoadedMatch, seat: Seat, locale: str, log_after: int | None, text: str) -> None:
-    """``json_view`` of ``seat`` made already (the answer to the decision that made ``loaded``)."""
+def keep_view(
+    loaded: LoadedMatch, seat: Seat, locale: str, log_after: int | None, view: MatchView, text: str
+) -> None:
+    """``seat_view`` and ``json_view`` of ``seat`` made already (the answer to the decision that
+    made ``loaded``): the mover's own pushes, JSON or page, build neither again."""
+    loaded.rendered.setdefault(("view", seat, locale, log_after), view)
     loaded.rendered.setdefault(("json", seat, locale, log_after), text)
 
 

@@ -367,21 +367,19 @@ def _result_area(
     loaded = kept.cached(db, result.match.id, result.version) if result.committed else None
     if loaded is None:
         return area(request, result.match, locale, user)
-    html = shared_area(loaded, result.match.viewer_seat, locale, log_after, result.match)
+    html = shared_area(loaded, result.match.viewer_seat, locale, log_after)
     return TemplateResponse("match/_area.html", {"m": result.match}, html)
 
 
-def shared_area(
-    loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: int | None, view: MatchView | None = None
-) -> str:
+def shared_area(loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: int | None) -> str:
     """The board area of one version for ``seat`` (its log holding the lines after
     ``log_after``) as every viewer of that seat gets it, rendered once per version: the answer
     to the decision that made it and the live pushes (``live_pages``). It holds nothing of a
     session: a page puts its own CSRF token into its forms (static/js/board.js), and times
-    read in UTC until static/js/times.js has run. ``view``: that seat's view, if made already."""
+    read in UTC until static/js/times.js has run."""
 
     def render() -> str:
-        m = view or pushes.seat_view(loaded, seat, locale, log_after)
+        m = pushes.seat_view(loaded, seat, locale, log_after)
         shared = {"user": None, "csrf_token": "", "page_locale": locale}
         return render_string(locale, "match/_area.html", {**area_context(m, locale), **shared})
 
