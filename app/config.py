@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -134,15 +135,20 @@ def get_settings() -> Settings:
 def _stored_secret_key(path: Path) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(48)
+    # The key is written to a file of its own and then linked into place: when several workers
+    # start at once, exactly one link succeeds and nobody reads a key file before its key is in
+    # it (an O_EXCL create left a moment when the file existed empty). Owner-only permissions
+    # because the key signs every session cookie.
+    fd, draft = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")
     try:
-        # O_EXCL: when several workers start at once, exactly one writes the key; owner-only
-        # permissions because the key signs every session cookie.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as handle:
+            handle.write(key + "\n")
+        os.link(draft, path)
     except FileExistsError:
         stored = path.read_text().strip()
         if stored:
             return stored
         raise ValueError(f"{path} is empty: delete it or set DRACHENHORT_SECRET_KEY") from None
-    with os.fdopen(fd, "w") as handle:
-        handle.write(key + "\n")
+    finally:
+        os.unlink(draft)
     return key

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -47,3 +49,21 @@ def test_defaults_work_embedded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert Settings(secret_key="k" * 32).database_url == "sqlite+aiosqlite:///var/drachenhort.db"  # ./var
     assert not settings.is_postgres and not settings.smtp_enabled
     assert settings.base_url == "https://games.example"
+
+
+def test_workers_starting_at_once_read_one_whole_key(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers that start at once agree on the key, and none reads the key file while it is
+    still empty (an O_EXCL create left that moment open: a replica failed to start in CI)."""
+    monkeypatch.delenv("DRACHENHORT_SECRET_KEY", raising=False)
+    for attempt in range(20):
+        data_dir = tmp_path / str(attempt)
+        start = threading.Barrier(8)
+
+        def settle(data_dir: Path = data_dir, start: threading.Barrier = start) -> str:
+            start.wait()
+            return Settings(data_dir=data_dir).secret_key
+
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            keys = list(pool.map(lambda _: settle(), range(8)))
+        assert len(set(keys)) == 1 and len(keys[0]) >= 32
+        assert [p.name for p in data_dir.iterdir()] == ["secret_key"]  # no draft left behind
