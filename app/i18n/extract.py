@@ -31,6 +31,8 @@ def main() -> None:
             "_",
             "-k",
             "gettext",
+            "-k",
+            "N_",
             "--omit-header",
             "-o",
             str(pot),

@@ -6,19 +6,22 @@ from pathlib import Path
 
 import pytest
 from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from app.i18n import LOCALE_DIR, negotiate, translations
 
 ROOT = Path(__file__).resolve().parents[2]
-METHODS = [("app/web/**.py", "python"), ("templates/games/**", "ignore"), ("templates/**.html", "jinja2")]
-OPTIONS = {"templates/**.html": {"extensions": "jinja2.ext.i18n"}}
+CONFIG = ROOT / "app" / "i18n" / "babel.cfg"
+"""What ``python -m app.i18n.extract`` reads: the test looks where the extraction looks."""
 
 
 def extracted_ids() -> set[str]:
+    with CONFIG.open() as fp:
+        methods, options = parse_mapping_cfg(fp)
     ids = set()
     for _file, _line, message, _comments, _context in extract_from_dir(
-        str(ROOT), METHODS, OPTIONS, keywords={"_": None, "gettext": None, "N_": None}
+        str(ROOT), methods, options, keywords={"_": None, "gettext": None, "N_": None}
     ):
         ids.add(message if isinstance(message, str) else message[0])
     return ids
@@ -26,7 +29,7 @@ def extracted_ids() -> set[str]:
 
 def catalogue(locale: str) -> dict[str, str]:
     with (LOCALE_DIR / locale / "LC_MESSAGES" / "messages.po").open("rb") as fp:
-        return {m.id: m.string for m in read_po(fp, locale=locale) if m.id}  # type: ignore[misc]
+        return {m.id: m.string for m in read_po(fp, locale=locale, abort_invalid=True) if m.id}  # type: ignore[misc]
 
 
 def test_every_ui_string_is_in_both_catalogues() -> None:
