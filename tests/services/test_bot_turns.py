@@ -8,7 +8,7 @@ import random
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.async_play import RatingChange
@@ -111,7 +111,11 @@ async def test_a_bot_turn_nobody_plays_is_found_again_and_taken_once(
     first, second = bot_turns.BotRunner(sessionmaker), bot_turns.BotRunner(sessionmaker)
     for runner in (first, second):
         await runner.load_bots()
-    woken = await asyncio.gather(first.sweep(stuck_only=False), second.sweep(stuck_only=False))
+    # The match row is held by a write until both have looked: else the first runner's bot
+    # may have moved before the second's query ran, and only one would have found the turn.
+    async with sessionmaker() as holder, holder.begin():
+        await holder.execute(update(Match).where(Match.id == summary.id).values(version=Match.version))
+        woken = await asyncio.gather(first.sweep(stuck_only=False), second.sweep(stuck_only=False))
     assert all(summary.id in w for w in woken)
     await asyncio.gather(first.settle(), second.settle())
 
