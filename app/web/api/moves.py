@@ -17,28 +17,13 @@ from starlette.responses import Response
 from app.services import play
 from app.services.errors import StaleVersion
 from app.services.schemas import LogEntry, MatchView, MoveResult
-from app.web.api.decision_route import DecisionRoute
 from app.web.api.responses import StaleOut, errors, json_answer
+from app.web.decision_route import DecisionRoute, TurnIn
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 
 router = APIRouter(tags=["matches"], dependencies=[CsrfChecked])
 decisions = APIRouter(tags=["matches"], dependencies=[CsrfChecked], route_class=DecisionRoute)
 """Move, undo and confirm: declared as usual, their requests solved by ``DecisionRoute``."""
-
-REQUEST_ID = Field(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")
-
-LOG_AFTER = Field(
-    default=None,
-    ge=0,
-    le=2**31 - 1,
-    description="The newest log seq the client has: the answer's log holds only newer lines",
-)
-
-
-class TurnIn(BaseModel):
-    expected_version: int = Field(ge=0)
-    request_id: str = REQUEST_ID
-    log_after: int | None = LOG_AFTER
 
 
 class MoveIn(TurnIn):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
 from markupsafe import Markup, escape
+from pydantic import Field
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.responses import Response
 
@@ -21,20 +22,19 @@ from app.services.play import loaded as kept
 from app.services.play import pushes
 from app.services.play.loaded import LoadedMatch
 from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
+from app.web.decision_route import DecisionRoute, TurnIn
 from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page, public_url
 from app.web.pages.results import match_result
 from app.web.templating import TEMPLATE_DIR, TemplateResponse, render_string
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
-decisions = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
+decisions = APIRouter(dependencies=[CsrfChecked], include_in_schema=False, route_class=DecisionRoute)
 """Move, undo and confirm, included first: a route is found by trying the routes in order, and
-a page's clicks are the requests a match makes by the hundred (as ``app.web.api.moves``)."""
+a page's clicks are the requests a match makes by the hundred (as ``app.web.api.moves``); their
+forms are read by ``DecisionRoute``."""
 
 STATIC_DIR = TEMPLATE_DIR.parent / "static"
-RequestId = Annotated[str, Form(min_length=8, max_length=64, pattern=r"^[A-Za-z0-9_-]+$")]
-Version = Annotated[int, Form(ge=0)]
-LogAfterForm = Annotated[int | None, Form(ge=0, le=2**31 - 1)]
 LogAfterQuery = Annotated[int | None, Query(ge=0, le=2**31 - 1)]
 LogBefore = Annotated[int, Query(ge=0, le=2**31 - 1)]
 
@@ -90,76 +90,77 @@ async def log_page(
     return page(request, "match/_log_page.html", locale=locale, user=user, items=items, after=after)
 
 
+class MoveForm(TurnIn):
+    move: str = Field(min_length=1, max_length=200)
+
+
 @decisions.post("/matches/{match_id}/moves")
 async def post_move(
     request: Request,
+    match_id: int,
+    body: Annotated[MoveForm, Form()],
     db: SessionDep,
     user: CurrentUser,
     locale: Locale,
-    match_id: int,
-    move: Annotated[str, Form(min_length=1, max_length=200)],
-    expected_version: Version,
-    request_id: RequestId,
-    log_after: LogAfterForm = None,
 ) -> Response:
     decision = play.submit_move(
         db,
         match_id=match_id,
         user_id=user.id,
-        move=move,
-        expected_version=expected_version,
-        request_id=request_id,
+        move=body.move,
+        expected_version=body.expected_version,
+        request_id=body.request_id,
         locale=locale,
-        log_after=log_after,
+        log_after=body.log_after,
         then_confirm=user.auto_confirm,
     )
-    return await _decided_area(request, db, user, locale, match_id, decision, log_after)
+    return await _decided_area(request, db, user, locale, match_id, decision, body.log_after)
 
 
 @decisions.post("/matches/{match_id}/undo")
 async def post_undo(
     request: Request,
+    match_id: int,
+    body: Annotated[TurnIn, Form()],
     db: SessionDep,
     user: CurrentUser,
     locale: Locale,
-    match_id: int,
-    expected_version: Version,
-    request_id: RequestId,
-    log_after: LogAfterForm = None,
 ) -> Response:
-    decision = play.undo_move(
-        db,
-        match_id=match_id,
-        user_id=user.id,
-        expected_version=expected_version,
-        request_id=request_id,
-        locale=locale,
-        log_after=log_after,
-    )
-    return await _decided_area(request, db, user, locale, match_id, decision, log_after)
+    return await _turn_step(play.undo_move, request, match_id, body, db, user, locale)
 
 
 @decisions.post("/matches/{match_id}/confirm")
 async def post_confirm(
     request: Request,
+    match_id: int,
+    body: Annotated[TurnIn, Form()],
     db: SessionDep,
     user: CurrentUser,
     locale: Locale,
-    match_id: int,
-    expected_version: Version,
-    request_id: RequestId,
-    log_after: LogAfterForm = None,
 ) -> Response:
-    decision = play.confirm_turn(
+    return await _turn_step(play.confirm_turn, request, match_id, body, db, user, locale)
+
+
+async def _turn_step(
+    step: Callable[..., Awaitable[MoveResult]],
+    request: Request,
+    match_id: int,
+    body: TurnIn,
+    db: AsyncSession,
+    user: UserOut,
+    locale: str,
+) -> Response:
+    """Undo or confirm: the same form, the same answer."""
+    decision = step(
         db,
         match_id=match_id,
         user_id=user.id,
-        expected_version=expected_version,
-        request_id=request_id,
+        expected_version=body.expected_version,
+        request_id=body.request_id,
         locale=locale,
-        log_after=log_after,
+        log_after=body.log_after,
     )
-    return await _decided_area(request, db, user, locale, match_id, decision, log_after)
+    return await _decided_area(request, db, user, locale, match_id, decision, body.log_after)
 
 
 async def _decided_area(
