@@ -12,10 +12,10 @@ watching beyond the seat.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Sequence
 from functools import lru_cache
 
+import orjson
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.matches import public_version
@@ -95,12 +95,12 @@ def _badge_event(your_turn: int, unread: int, locale: str) -> bytes:
     badge = BadgeOut(your_turn=your_turn, unread=unread)
     return framed(
         "me",
-        json.dumps(
+        orjson.dumps(
             {
                 "turn": render_string(locale, "lobby/_badge.html", {"count": your_turn}),
                 "unread": render_string(locale, "play/_unread.html", {"badge": badge}),
             }
-        ),
+        ).decode(),
     )
 
 
@@ -109,4 +109,5 @@ def _area(loaded: LoadedMatch, seat: int | None, locale: str, log_after: int | N
     area = shared_area(loaded, seat, locale, log_after)
     shared = {"user": None, "csrf_token": "", "page_locale": locale}
     panel = render_string(locale, "play/_clock.html", {"match": view, "clock": clock, **shared})
-    return json.dumps({"match": loaded.id, "version": view.version, "area": area, "clock": panel})
+    # orjson: a tenth of the json module's time for the ~20 KB of an area (UTF-8, not \u escapes).
+    return orjson.dumps({"match": loaded.id, "version": view.version, "area": area, "clock": panel}).decode()

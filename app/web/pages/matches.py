@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable, Mapping
+from functools import cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
@@ -387,6 +388,7 @@ def shared_area(loaded: LoadedMatch, seat: Seat | None, locale: str, log_after: 
     return loaded.built(("area", seat, locale, log_after), render)
 
 
+@cache  # a game's templates come with its code: looked for once per process, not per render
 def board_template(slug: str) -> str | None:
     name = f"games/{slug}/board.html"
     return name if (TEMPLATE_DIR / name).is_file() else None

@@ -75,7 +75,8 @@ STATES = board_states()
 
 @pytest.mark.parametrize("locale", ["en", "de"])
 def test_a_board_of_kept_fragments_is_the_board_rendered_afresh(locale: str) -> None:
-    """app/web/fragments.py: spaces and dragons are kept and put together again for later renders.
+    """app/web/fragments.py: the path (and each of its spaces), dragons, cards and player rows are
+    kept and put together again for later renders.
     Over random positions of every size, for every seat and a spectator one after another (so one
     seat's fragments serve the next), the board is exactly the one rendered without the store: a
     key missing something the block shows (whose dragon is "mine", a moved dragon, a name) shows
@@ -90,7 +91,7 @@ def test_a_board_of_kept_fragments_is_the_board_rendered_afresh(locale: str) -> 
                 assert shown == render(state, seat, locale, replay=replay, env=afresh)[0], (state, seat)
     assert len(afresh.kept_fragments) == 0  # type: ignore[attr-defined]
     store = kept.kept_fragments  # type: ignore[attr-defined]
-    assert store.hits > 10 * len(store)
+    assert store.hits > 4 * len(store)  # the whole path once per position, else its spaces
 
 
 def test_every_data_move_is_legal_and_every_legal_move_is_reachable() -> None:
