@@ -74,10 +74,10 @@ class DecisionRoute(APIRoute):
         endpoint = self.endpoint
         dependant = self.dependant
         solved = {(d.call, d.name) for d in dependant.dependencies}
-        params_ = {p.name for p in (*dependant.path_params, *dependant.body_params)}
+        declared = {p.name for p in (*dependant.path_params, *dependant.body_params)}
         if (
             solved != _SOLVED
-            or params_ != {"match_id", "body"}
+            or declared != {"match_id", "body"}
             or dependant.query_params
             or dependant.header_params
             or dependant.cookie_params
