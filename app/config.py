@@ -5,6 +5,7 @@ Nothing is read at import time: call ``get_settings()``.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -133,22 +134,28 @@ def get_settings() -> Settings:
 
 
 def _stored_secret_key(path: Path) -> str:
+    with contextlib.suppress(FileNotFoundError):
+        return _read_key(path)  # a data folder may be read-only once its key is there
     path.parent.mkdir(parents=True, exist_ok=True)
     key = secrets.token_urlsafe(48)
     # The key is written to a file of its own and then linked into place: when several workers
     # start at once, exactly one link succeeds and nobody reads a key file before its key is in
     # it (an O_EXCL create left a moment when the file existed empty). Owner-only permissions
-    # because the key signs every session cookie.
+    # (mkstemp's) because the key signs every session cookie.
     fd, draft = tempfile.mkstemp(dir=path.parent, prefix=".secret_key.")
     try:
         with os.fdopen(fd, "w") as handle:
             handle.write(key + "\n")
         os.link(draft, path)
     except FileExistsError:
-        stored = path.read_text().strip()
-        if stored:
-            return stored
-        raise ValueError(f"{path} is empty: delete it or set DRACHENHORT_SECRET_KEY") from None
+        return _read_key(path)  # another worker's key came first
     finally:
         os.unlink(draft)
     return key
+
+
+def _read_key(path: Path) -> str:
+    stored = path.read_text().strip()
+    if not stored:
+        raise ValueError(f"{path} is empty: delete it or set DRACHENHORT_SECRET_KEY")
+    return stored

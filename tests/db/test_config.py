@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -67,3 +68,18 @@ def test_workers_starting_at_once_read_one_whole_key(tmp_path: Path, monkeypatch
             keys = list(pool.map(lambda _: settle(), range(8)))
         assert len(set(keys)) == 1 and len(keys[0]) >= 32
         assert [p.name for p in data_dir.iterdir()] == ["secret_key"]  # no draft left behind
+
+
+def test_a_kept_key_is_only_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once the key is there nothing is written into the data folder (it may be read-only),
+    and an emptied key file is refused rather than replaced."""
+    monkeypatch.delenv("DRACHENHORT_SECRET_KEY", raising=False)
+    data_dir = tmp_path / "var"
+    first = Settings(data_dir=data_dir).secret_key
+    written = data_dir.stat().st_mtime_ns
+    time.sleep(0.01)
+    assert Settings(data_dir=data_dir).secret_key == first
+    assert data_dir.stat().st_mtime_ns == written
+    (data_dir / "secret_key").write_text("\n")
+    with pytest.raises(ValidationError, match="is empty"):
+        Settings(data_dir=data_dir)
