@@ -66,6 +66,13 @@ class TurnIn(BaseModel):
     log_after: int | None = LOG_AFTER
 
 
+class MoveBody(TurnIn):
+    """What a move sends: the move beside what every decision sends (a page's form as it is;
+    the API's ``MoveIn`` adds its confirm)."""
+
+    move: str = Field(min_length=1, max_length=200)
+
+
 class DecisionRoute(APIRoute):
     """An ``APIRoute`` for ``(match_id: int, body: <model>, db, user, locale[, request]) ->
     Response``; the body is JSON, or a form when declared ``Annotated[<model>, Form()]``."""

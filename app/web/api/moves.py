@@ -18,7 +18,7 @@ from app.services import play
 from app.services.errors import StaleVersion
 from app.services.schemas import LogEntry, MatchView, MoveResult
 from app.web.api.responses import StaleOut, errors, json_answer
-from app.web.decision_route import DecisionRoute, TurnIn
+from app.web.decision_route import DecisionRoute, MoveBody, TurnIn
 from app.web.deps import CsrfChecked, CurrentUser, Locale, OptionalUser, SessionDep
 
 router = APIRouter(tags=["matches"], dependencies=[CsrfChecked])
@@ -26,8 +26,7 @@ decisions = APIRouter(tags=["matches"], dependencies=[CsrfChecked], route_class=
 """Move, undo and confirm: declared as usual, their requests solved by ``DecisionRoute``."""
 
 
-class MoveIn(TurnIn):
-    move: str = Field(min_length=1, max_length=200)
+class MoveIn(MoveBody):
     confirm: StrictBool = Field(
         default=False,
         description="Also confirm the turn when this move leaves nothing else to decide (one request a turn)",

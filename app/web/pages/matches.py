@@ -9,7 +9,6 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Query, Request
 from markupsafe import Markup, escape
-from pydantic import Field
 from sqlalchemy.ext.asyncio import AsyncSession
 from starlette.responses import Response
 
@@ -23,7 +22,7 @@ from app.services.play import loaded as kept
 from app.services.play import pushes
 from app.services.play.loaded import LoadedMatch
 from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
-from app.web.decision_route import DecisionRoute, TurnIn
+from app.web.decision_route import DecisionRoute, MoveBody, TurnIn
 from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page, public_url
 from app.web.pages.results import match_result
@@ -91,15 +90,11 @@ async def log_page(
     return page(request, "match/_log_page.html", locale=locale, user=user, items=items, after=after)
 
 
-class MoveForm(TurnIn):
-    move: str = Field(min_length=1, max_length=200)
-
-
 @decisions.post("/matches/{match_id}/moves")
 async def post_move(
     request: Request,
     match_id: int,
-    body: Annotated[MoveForm, Form()],
+    body: Annotated[MoveBody, Form()],
     db: SessionDep,
     user: CurrentUser,
     locale: Locale,
