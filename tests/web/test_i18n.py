@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+import jinja2
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
 from app.i18n import LOCALE_DIR, negotiate, translations
+from app.web.templating import environment
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "app" / "i18n" / "babel.cfg"
@@ -62,3 +65,25 @@ def test_compiled_in_memory() -> None:
 )
 def test_accept_language_negotiation(header: str, expected: str) -> None:
     assert negotiate(header) == expected
+
+
+@pytest.mark.parametrize("locale", ["de", "en"])
+def test_templates_translate_as_jinja_newstyle_gettext_does(locale: str) -> None:
+    """The pages' own ``_`` (app/web/templating.py) answers as Jinja's newstyle ``_`` with
+    autoescape on: every string of the catalogue, and variables escaped into a translation."""
+    jinja = jinja2.Environment(autoescape=True, extensions=["jinja2.ext.i18n"])
+    jinja.install_gettext_translations(translations(locale), newstyle=True)  # type: ignore[attr-defined]
+    ours = environment(locale)
+    source = "{{ _(message, **variables) }}|{{ _(message, **variables) }}"
+    tried = 0
+    # The last: not in the catalogue, a literal percent and markup in the message itself.
+    for message in [*catalogue(locale), "100%% of <i>%(what)s</i>"]:
+        if not isinstance(message, str):
+            continue  # a plural: {% trans %} blocks, Jinja's own ngettext
+        names = re.findall(r"%\((\w+)\)", message)
+        variables = {name: f"<b>{name} & 'x'</b>" for name in names}
+        context = {"message": message, "variables": variables}
+        expected = jinja.from_string(source).render(context)
+        assert ours.from_string(source).render(context) == expected, message
+        tried += 1 + bool(names)
+    assert tried > 400

@@ -25,7 +25,7 @@ from app.services.schemas import LogEntry, MatchView, MoveResult, UserOut
 from app.web.decision_route import DecisionRoute, MoveBody, TurnIn
 from app.web.deps import CsrfChecked, CurrentUser, LimitsDep, Locale, OptionalUser, SessionDep, SettingsDep
 from app.web.pages.common import page, public_url
-from app.web.pages.results import match_result
+from app.web.pages.results import MatchResult, match_result
 from app.web.templating import TEMPLATE_DIR, TemplateResponse, render_string
 
 router = APIRouter(dependencies=[CsrfChecked], include_in_schema=False)
@@ -250,6 +250,7 @@ async def stale_area(
 
 def area_context(m: MatchView, locale: str) -> dict[str, Any]:
     """The match area's context, including the board partial contract (templates/games/README.md)."""
+    result = match_result(m)
     return {
         "m": m,
         "message": None,
@@ -262,7 +263,22 @@ def area_context(m: MatchView, locale: str) -> dict[str, Any]:
         "replay": False,
         "t": ui_text(m.game, locale),
         "log_html": log_items(m.log, locale, {s.seat: s.name for s in m.seats if s.name}),
-        "result": match_result(m),
+        "result": result,
+        **_players_list(m, result),
+    }
+
+
+def _players_list(m: MatchView, result: MatchResult | None) -> dict[str, Any]:
+    """The players list's order (rank order at the end, equal ranks in seat order, as the
+    result table; else seat order), each seat's rank, and the viewer's own seat. Here rather
+    than as Jinja filters: the area is rendered for every seat of every version, and its
+    lookups by seat were half of a warm render's time outside the board."""
+    by_seat = {s.seat: s for s in m.seats}
+    order = [row.seat for row in result.rows] if result else list(by_seat)
+    return {
+        "seats_in_order": [by_seat[seat] for seat in order if seat in by_seat],
+        "rank_of": {row.seat: row.rank for row in result.rows} if result else {},
+        "my_seat": by_seat.get(m.viewer_seat) if m.viewer_seat is not None else None,
     }
 
 
