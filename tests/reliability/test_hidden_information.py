@@ -27,6 +27,7 @@ import base64
 import json
 import random
 import re
+from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -344,27 +345,33 @@ PENDING_CASES = [("toy", 2), ("toy", 3)]
 class _Observer:
     """Someone other than the acting seat: another seat, a spectator, a logged-out visitor."""
 
-    def __init__(self, label: str, client: httpx.AsyncClient, recorder: StreamRecorder) -> None:
+    def __init__(
+        self, label: str, client: httpx.AsyncClient, recorder: StreamRecorder, *, seated: bool
+    ) -> None:
         self.label = label
         self.client = client
         self.recorder = recorder
+        self.seated = seated
+        """A player of the match: hears of its chat (``chat.may_read``), as nobody else does."""
 
 
 async def _observers(
-    server: Server, match_id: int, others: list[tuple[str, Actor]]
+    server: Server, match_id: int, others: list[tuple[str, Actor, bool]]
 ) -> tuple[list[_Observer], httpx.AsyncClient]:
+    """The observers' streams, open: ``others`` are (label, actor, seated)."""
     visitor = httpx.AsyncClient(timeout=15.0)
     assert (await visitor.get(f"{server.base_url}/")).status_code == 200  # keeps its visitor cookie
     views = f"{server.base_url}/api/live?match={match_id}"
     pages = f"{server.base_url}/sse/live?m={match_id}"
     out = []
-    for label, actor in others:
+    for label, actor, seated in others:
         urls = [views, f"{pages}&me=1"]
-        out.append(_Observer(label, actor.client, StreamRecorder(actor.client, urls)))
-    out.append(_Observer("logged-out visitor", visitor, StreamRecorder(visitor, [views, pages])))
+        out.append(_Observer(label, actor.client, StreamRecorder(actor.client, urls), seated=seated))
+    recorder = StreamRecorder(visitor, [views, pages])
+    out.append(_Observer("logged-out visitor", visitor, recorder, seated=False))
     for observer in out:
         await observer.recorder.start()
-    await _settle(out, expect_events=True)
+    await _settle(out, hearing=out)
     for observer in out:
         observer.recorder.take()  # what a stream sends when it opens is not what is compared
     return out, visitor
@@ -375,16 +382,14 @@ async def _public_versions(observers: list[_Observer], base_url: str, match_id: 
     return [int(a.json()["version"]) for a in answers]
 
 
-async def _settle(observers: list[_Observer], expect_events: bool) -> None:
-    """Wait until every stream carried an event (``expect_events``), or long enough for a stray one."""
-    if not expect_events:
-        await asyncio.sleep(0.4)
-        return
+async def _settle(observers: list[_Observer], *, hearing: Sequence[_Observer] = ()) -> None:
+    """Wait until each observer ``hearing`` of the change has an event on its streams, then long
+    enough for a stray one to reach any of ``observers``. Nobody hearing: that while only."""
     for _ in range(600):  # up to 30 s: on a busy machine a push may take seconds to arrive
-        if all(o.recorder.events for o in observers):
+        if all(o.recorder.events for o in hearing):
             break
         await asyncio.sleep(0.05)
-    await asyncio.sleep(0.2)
+    await asyncio.sleep(0.2 if hearing else 0.4)
 
 
 def _relative(events: list[str], base: int) -> list[str]:
@@ -417,17 +422,21 @@ async def _public_moves(
     """Another seat chats, offers a draw and takes the offer back. For each observer: the
     change of the version it GETs and the stream events, relative to the version it saw."""
     before = await _public_versions(observers, base_url, match_id)
-    actions: list[tuple[str, dict[str, Any]]] = [(f"/api/matches/{match_id}/messages", {"text": "hello"})]
+    # Each with who hears of it: a chat message its players only, a draw offer everybody.
+    players = [o for o in observers if o.seated]
+    actions: list[tuple[str, dict[str, Any], list[_Observer]]] = [
+        (f"/api/matches/{match_id}/messages", {"text": "hello"}, players)
+    ]
     if two_players:
         actions += [
-            (f"/api/matches/{match_id}/draw", {"action": "offer"}),
-            (f"/api/matches/{match_id}/draw", {"action": "decline"}),
+            (f"/api/matches/{match_id}/draw", {"action": "offer"}, observers),
+            (f"/api/matches/{match_id}/draw", {"action": "decline"}, observers),
         ]
     seen: list[list[str]] = [[] for _ in observers]
-    for path, body in actions:
+    for path, body, hearing in actions:
         answer = await talker.post(path, body)
         assert answer.status_code in (200, 201), answer.text
-        await _settle(observers, expect_events=True)
+        await _settle(observers, hearing=hearing)
         now = await _public_versions(observers, base_url, match_id)
         for i, observer in enumerate(observers):
             seen[i] += [f"{path.rsplit('/', 1)[-1]}: GET version {now[i] - before[i]:+d}"]
@@ -461,7 +470,8 @@ async def test_pending_decisions_and_undos_change_nothing_anybody_else_observes(
     players, spectator = actors[:seats], actors[seats]
     match_id = (await start_match(players, slug))["id"]
     acting, talker = players[0], players[1]
-    others = [(f"seat {i}", p) for i, p in enumerate(players) if i > 0] + [("spectator", spectator)]
+    others = [(f"seat {i}", p, True) for i, p in enumerate(players) if i > 0]
+    others.append(("spectator", spectator, False))
     summary = next(
         m for m in (await acting.get("/api/me/matches")).json()["your_turn"] if m["id"] == match_id
     )
@@ -478,7 +488,7 @@ async def test_pending_decisions_and_undos_change_nothing_anybody_else_observes(
         async def unchanged_by_pending(steps: int) -> None:
             before = [await snapshot(o.client, base, paths) for o in observers]
             await _pending_series(acting, match_id, rng, steps)
-            await _settle(observers, expect_events=False)
+            await _settle(observers)
             for observer, one in zip(observers, before, strict=True):
                 two = await snapshot(observer.client, base, paths)
                 problems.extend(f"{observer.label}: {d}" for d in differences(one, two))
