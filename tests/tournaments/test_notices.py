@@ -4,7 +4,6 @@ server."""
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -14,8 +13,6 @@ from app.services.tournaments import service
 from tests.conftest import MakeUser
 from tests.services.async_support import mail_settings, settle, smtp_sink
 from tests.tournaments.support import play_all, round_matches
-
-pytestmark = pytest.mark.usefixtures("anyone_creates_tournaments")
 
 
 async def test_round_started_and_tournament_ended_are_notified_and_mailed_in_both_languages(

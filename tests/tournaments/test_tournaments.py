@@ -24,8 +24,6 @@ from app.services.tournaments import jobs, notices, runner, service
 from tests.conftest import MakeUser
 from tests.tournaments.support import play_all, play_round, play_to_the_end, round_matches, seated
 
-pytestmark = pytest.mark.usefixtures("anyone_creates_tournaments")
-
 
 async def _tournament(
     db: AsyncSession, make_user: MakeUser, count: int, **kwargs: object
