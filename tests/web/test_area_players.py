@@ -45,7 +45,7 @@ def _area(viewer_seat: int | None, *, outcome: OutcomeOut | None = None, locale:
 
 
 def _players(html: str) -> list[tuple[str, str]]:
-    """Each row of the players list: its name and its tags and rank, in order."""
+    """Each row of the players list, in order: its text (name, tags, rank) and its class."""
     rows = re.findall(r'<li class="player (seat-\d[^"]*)"[^>]*>(.*?)</li>', html, re.S)
     return [(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", body)).strip(), cls) for cls, body in rows]
 
