@@ -371,7 +371,7 @@ async def _observers(
     out.append(_Observer("logged-out visitor", visitor, recorder, seated=False))
     for observer in out:
         await observer.recorder.start()
-    await _settle(out, hearing=out)
+    await _settle(out)
     for observer in out:
         observer.recorder.take()  # what a stream sends when it opens is not what is compared
     return out, visitor
@@ -382,9 +382,9 @@ async def _public_versions(observers: list[_Observer], base_url: str, match_id: 
     return [int(a.json()["version"]) for a in answers]
 
 
-async def _settle(observers: list[_Observer], *, hearing: Sequence[_Observer] = ()) -> None:
+async def _settle(hearing: Sequence[_Observer] = ()) -> None:
     """Wait until each observer ``hearing`` of the change has an event on its streams, then long
-    enough for a stray one to reach any of ``observers``. Nobody hearing: that while only."""
+    enough for a stray event to reach anybody. Nobody hearing: that while only."""
     for _ in range(600):  # up to 30 s: on a busy machine a push may take seconds to arrive
         if all(o.recorder.events for o in hearing):
             break
@@ -436,7 +436,7 @@ async def _public_moves(
     for path, body, hearing in actions:
         answer = await talker.post(path, body)
         assert answer.status_code in (200, 201), answer.text
-        await _settle(observers, hearing=hearing)
+        await _settle(hearing)
         now = await _public_versions(observers, base_url, match_id)
         for i, observer in enumerate(observers):
             seen[i] += [f"{path.rsplit('/', 1)[-1]}: GET version {now[i] - before[i]:+d}"]
@@ -488,7 +488,7 @@ async def test_pending_decisions_and_undos_change_nothing_anybody_else_observes(
         async def unchanged_by_pending(steps: int) -> None:
             before = [await snapshot(o.client, base, paths) for o in observers]
             await _pending_series(acting, match_id, rng, steps)
-            await _settle(observers)
+            await _settle()
             for observer, one in zip(observers, before, strict=True):
                 two = await snapshot(observer.client, base, paths)
                 problems.extend(f"{observer.label}: {d}" for d in differences(one, two))

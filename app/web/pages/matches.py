@@ -272,7 +272,7 @@ def _players_list(m: MatchView, result: MatchResult | None) -> dict[str, Any]:
     """The players list's order (rank order at the end, equal ranks in seat order, as the
     result table; else seat order), each seat's rank, and the viewer's own seat. Here rather
     than as Jinja filters: the area is rendered for every seat of every version, and its
-    lookups by seat were half of a warm render's time outside the board."""
+    lookups by seat were about a third of a warm render's time outside the board."""
     by_seat = {s.seat: s for s in m.seats}
     order = [row.seat for row in result.rows] if result else list(by_seat)
     return {
