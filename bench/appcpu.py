@@ -332,6 +332,8 @@ async def main_async(args: argparse.Namespace) -> None:
     if profile is not None:
         out = io.StringIO()
         stats = pstats.Stats(profile, stream=out)
+        if args.profile_out:
+            stats.dump_stats(args.profile_out)
         stats.sort_stats("tottime").print_stats(args.top)
         stats.sort_stats("cumulative").print_stats(args.top)
         print(out.getvalue())
@@ -346,6 +348,7 @@ def main() -> None:
     )
     parser.add_argument("--profile", action="store_true", help="and a cProfile of the measured requests")
     parser.add_argument("--top", type=int, default=45)
+    parser.add_argument("--profile-out", metavar="FILE", help="and the profile saved for pstats")
     import uvloop
 
     uvloop.run(main_async(parser.parse_args()))
