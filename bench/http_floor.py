@@ -27,15 +27,15 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 import psutil  # type: ignore[import-untyped]  # noqa: E402
+from starlette.types import Receive, Scope, Send  # noqa: E402
 
 from bench.appserver import AppServer, free_port, process_tree_cpu  # noqa: E402
 
 REQUEST = b"GET /healthz HTTP/1.1\r\nHost: bench\r\n\r\n"
 
 
-async def bare(scope: dict[str, object], receive: object, send: object) -> None:
+async def bare(scope: Scope, receive: Receive, send: Send) -> None:
     """The least an ASGI app can answer: uvicorn's own cost per request, nothing else."""
-    assert scope["type"] == "http" and callable(send)
     await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"2")]})
     await send({"type": "http.response.body", "body": b"ok"})
 
@@ -85,16 +85,23 @@ async def measure(requests: int, connections: int) -> None:
     command += ["--no-access-log", "--log-level", "warning"]
     process = subprocess.Popen(command, cwd=ROOT)
     try:
-        for _ in range(100):
-            with contextlib.suppress(OSError):
-                await asyncio.open_connection("127.0.0.1", port)
-                break
-            await asyncio.sleep(0.1)
+        await _listening(port)
         own = await _drive("a bare ASGI app", port, psutil.Process(process.pid), requests, connections)
     finally:
         process.terminate()
         process.wait(timeout=10)
     print(f"uvicorn's own part: {own / whole:.0%}; the app's stack above it {(whole - own) * 1e6:.0f} µs")
+
+
+async def _listening(port: int) -> None:
+    """Wait up to 10 s until something accepts connections on ``port``."""
+    for _ in range(100):
+        with contextlib.suppress(OSError):
+            _, writer = await asyncio.open_connection("127.0.0.1", port)
+            writer.close()
+            return
+        await asyncio.sleep(0.1)
+    raise RuntimeError(f"nothing listens on port {port} after 10 s")
 
 
 def main() -> None:
